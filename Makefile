@@ -1,0 +1,60 @@
+# kcrun: two commands do everything (see README.md):
+#   make demo    boot the patched kernel in QEMU and run a busybox container
+#   make check   every test: host unit tests, then the bats suites in the guest
+#
+# The kernel tree, build output, images and the guest live in $(KCRUN_CACHE),
+# outside the repository.
+
+KCRUN_CACHE ?= /var/cache/kcrun
+export KCRUN_CACHE
+DEBUG ?= 0
+
+.PHONY: all deps kernel selftests runtime images guest demo check check-debug \
+	unit bench shell clean
+
+all: runtime
+
+deps:
+	@vm/install-deps
+
+kernel: deps
+	@kernel/build $(if $(filter 1,$(DEBUG)),--debug)
+
+selftests: kernel
+	@kernel/build-selftests
+
+runtime: deps
+	@echo "[runtime] building oci-spec and kcrun" >&2
+	@$(MAKE) -s -C oci-spec
+	@$(MAKE) -s -C src
+
+images: deps
+	@images/build
+
+guest: runtime images selftests
+	@vm/build-guest
+
+demo: kernel guest
+	@vm/run -- /usr/lib/kcrun/tests/demo
+
+unit: runtime
+	@tests/run-unit
+
+check: kernel guest
+	@tests/run-all
+
+check-debug: deps
+	@$(MAKE) -s kernel DEBUG=1
+	@$(MAKE) -s guest
+	@KCRUN_VM_STRICT=1 tests/run-guest --debug /usr/lib/kcrun/tests/bats/kernel.bats
+
+bench: kernel guest
+	@vm/run -- /usr/lib/kcrun/bench/lifecycle
+
+# A shell in the guest (needs a terminal).
+shell: kernel guest
+	@vm/run -- /bin/bash -i
+
+clean:
+	-@$(MAKE) -s -C oci-spec clean
+	-@$(MAKE) -s -C src clean
