@@ -1,0 +1,88 @@
+/* The kernel container object: the only place that issues the container
+ * system calls and the new mount API calls (docs/kernel-api.md). */
+#include "kcontainer.h"
+
+#include <errno.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+bool kc_kernel_has_containers(void)
+{
+	return access(KC_PROC_CONTAINERS, F_OK) == 0;
+}
+
+int kc_container_create(const char *name, unsigned int flags, int userns_fd)
+{
+	return (int)syscall(KC_NR_container_create, name, flags, userns_fd);
+}
+
+pid_t kc_fork_into_container(int cfd)
+{
+	return (pid_t)syscall(KC_NR_fork_into_container, cfd);
+}
+
+int kc_container_socket(int cfd, int domain, int type, int protocol)
+{
+	return (int)syscall(KC_NR_container_socket, cfd, domain, type, protocol);
+}
+
+int kc_container_kill(int cfd, int initonly, int sig)
+{
+	return (int)syscall(KC_NR_container_kill, cfd, initonly, sig);
+}
+
+int kc_container_wait(int cfd, int *wstatus, unsigned int options, struct rusage *ru)
+{
+	return (int)syscall(KC_NR_container_wait, cfd, wstatus, options, ru);
+}
+
+int kc_container_open(const char *name, unsigned int flags)
+{
+	return (int)syscall(KC_NR_container_open, name, flags);
+}
+
+int kc_container_setns(int cfd, int nsfd, int nstype)
+{
+	return (int)syscall(KC_NR_container_setns, cfd, nsfd, nstype);
+}
+
+int kc_fsopen(const char *fsname, unsigned int flags)
+{
+	return (int)syscall(SYS_fsopen, fsname, flags);
+}
+
+int kc_fsconfig(int fsfd, unsigned int cmd, const char *key, const void *value, int aux)
+{
+	return (int)syscall(SYS_fsconfig, fsfd, cmd, key, value, aux);
+}
+
+int kc_fsmount(int fsfd, unsigned int flags, unsigned int attr_flags)
+{
+	return (int)syscall(SYS_fsmount, fsfd, flags, attr_flags);
+}
+
+int kc_move_mount(int from_dfd, const char *from_path, int to_dfd, const char *to_path,
+		  unsigned int flags)
+{
+	return (int)syscall(SYS_move_mount, from_dfd, from_path, to_dfd, to_path, flags);
+}
+
+int kc_open_tree(int dfd, const char *path, unsigned int flags)
+{
+	return (int)syscall(SYS_open_tree, dfd, path, flags);
+}
+
+int kc_mount_setattr(int dfd, const char *path, unsigned int flags,
+		     struct kc_mount_attr *attr, size_t size)
+{
+	return (int)syscall(SYS_mount_setattr, dfd, path, flags, attr, size);
+}
+
+int kc_container_open_by_name(const char *name, kc_error_t *err)
+{
+	int fd = kc_container_open(name, CONTAINER_FD_CLOEXEC);
+
+	if (fd < 0)
+		return kc_error_set(err, errno, "container_open `%s`", name);
+	return fd;
+}

@@ -1,0 +1,31 @@
+/* Where kcrun's messages go: stderr always, and the --log file in the
+ * --log-format (text or json, one line per message, as runc writes them). */
+#ifndef KCRUN_LOG_H
+#define KCRUN_LOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+void kc_log_init(const char *path, bool json, bool debug);
+bool kc_log_debug_enabled(void);
+
+/* An error for the user: "kcrun: MSG" on stderr, and a line in the log file. */
+void kc_log_error(const char *msg);
+
+/* Debug messages go to the log file (or stderr without one) only with --debug. */
+void kc_log_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Warnings: like errors, but level "warning". */
+void kc_log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Appends to OUT a JSON string literal (with quotes) for S; used by the
+ * log and by state.c. Returns 0, or -1 when out of memory. */
+struct kc_buf {
+	char *data;
+	size_t len, cap;
+};
+int kc_buf_append(struct kc_buf *b, const char *s, size_t n);
+int kc_buf_printf(struct kc_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int kc_buf_json_string(struct kc_buf *b, const char *s);
+
+#endif

@@ -1,0 +1,335 @@
+#include "state.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <yajl/yajl_tree.h>
+
+#include "log.h"
+
+void kc_state_free(struct kc_state *st)
+{
+	free(st->id);
+	free(st->bundle);
+	free(st->rootfs);
+	free(st->owner);
+	free(st->cgroup_path);
+	free(st->config_path);
+	oci_map_free(&st->annotations);
+	memset(st, 0, sizeof(*st));
+}
+
+char *kc_state_dir(const char *root, const char *id)
+{
+	char *dir = NULL;
+
+	if (asprintf(&dir, "%s/%s", root, id) < 0)
+		return NULL;
+	return dir;
+}
+
+int kc_state_check_id(const char *id, kc_error_t *err)
+{
+	const char *p;
+
+	if (id == NULL || *id == '\0')
+		return kc_error_set(err, 0, "container id cannot be empty");
+	if (strcmp(id, ".") == 0 || strcmp(id, "..") == 0)
+		return kc_error_set(err, 0, "invalid container id format: %s", id);
+	for (p = id; *p; p++) {
+		if (!(isalnum((unsigned char)*p) || *p == '_' || *p == '+' || *p == '-' || *p == '.'))
+			return kc_error_set(err, 0, "invalid container id format: %s", id);
+	}
+	if (strlen(id) > 255)
+		return kc_error_set(err, 0, "invalid container id format: %s", id);
+	return 0;
+}
+
+void kc_format_time(const struct timespec *ts, char *buf, size_t len)
+{
+	struct tm tm;
+	char date[32];
+
+	gmtime_r(&ts->tv_sec, &tm);
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf, len, "%s.%09ldZ", date, (long)ts->tv_nsec);
+}
+
+int kc_state_write(const char *root, const struct kc_state *st, kc_error_t *err)
+{
+	struct kc_buf b = {0};
+	char tmp[4096], final[4096];
+	size_t i;
+	int fd, ret = -1;
+
+	kc_buf_printf(&b, "{\"id\":");
+	kc_buf_json_string(&b, st->id);
+	kc_buf_printf(&b, ",\"pid\":%d,\"start_time\":%llu,\"bundle\":", (int)st->pid,
+		      st->start_time);
+	kc_buf_json_string(&b, st->bundle);
+	kc_buf_printf(&b, ",\"rootfs\":");
+	kc_buf_json_string(&b, st->rootfs);
+	kc_buf_printf(&b, ",\"created_sec\":%lld,\"created_nsec\":%ld,\"owner\":",
+		      (long long)st->created.tv_sec, (long)st->created.tv_nsec);
+	kc_buf_json_string(&b, st->owner ? st->owner : "");
+	kc_buf_printf(&b, ",\"cgroup_path\":");
+	kc_buf_json_string(&b, st->cgroup_path ? st->cgroup_path : "");
+	kc_buf_printf(&b, ",\"config_path\":");
+	kc_buf_json_string(&b, st->config_path ? st->config_path : "");
+	kc_buf_printf(&b, ",\"poststart\":%s,\"poststop\":%s,\"pid_ns\":%s,\"annotations\":{",
+		      st->has_poststart_hooks ? "true" : "false",
+		      st->has_poststop_hooks ? "true" : "false",
+		      st->has_pid_ns ? "true" : "false");
+	for (i = 0; i < st->annotations.len; i++) {
+		if (i)
+			kc_buf_append(&b, ",", 1);
+		kc_buf_json_string(&b, st->annotations.entries[i].key);
+		kc_buf_append(&b, ":", 1);
+		kc_buf_json_string(&b, st->annotations.entries[i].value);
+	}
+	if (kc_buf_printf(&b, "}}\n") < 0 || b.data == NULL) {
+		free(b.data);
+		return kc_error_set(err, ENOMEM, "write state");
+	}
+
+	snprintf(tmp, sizeof(tmp), "%s/%s/.%s.tmp", root, st->id, KC_STATE_FILE);
+	snprintf(final, sizeof(final), "%s/%s/%s", root, st->id, KC_STATE_FILE);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		kc_error_set(err, errno, "open `%s`", tmp);
+		goto out;
+	}
+	if (write(fd, b.data, b.len) != (ssize_t)b.len) {
+		kc_error_set(err, errno ? errno : EIO, "write `%s`", tmp);
+		close(fd);
+		unlink(tmp);
+		goto out;
+	}
+	close(fd);
+	if (rename(tmp, final) < 0) {
+		kc_error_set(err, errno, "rename `%s`", tmp);
+		unlink(tmp);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(b.data);
+	return ret;
+}
+
+static char *dup_string(yajl_val root, const char *key)
+{
+	const char *path[] = {key, NULL};
+	yajl_val v = yajl_tree_get(root, path, yajl_t_string);
+
+	const char *s = v ? YAJL_GET_STRING(v) : NULL;
+
+	return strdup(s ? s : "");
+}
+
+static long long get_int(yajl_val root, const char *key)
+{
+	const char *path[] = {key, NULL};
+	yajl_val v = yajl_tree_get(root, path, yajl_t_number);
+
+	return v && YAJL_IS_INTEGER(v) ? YAJL_GET_INTEGER(v) : 0;
+}
+
+static bool get_bool(yajl_val root, const char *key)
+{
+	const char *path[] = {key, NULL};
+	yajl_val v = yajl_tree_get(root, path, yajl_t_any);
+
+	return v && YAJL_IS_TRUE(v);
+}
+
+int kc_state_read(const char *root, const char *id, struct kc_state *st, kc_error_t *err)
+{
+	char path[4096], buf[65536], errbuf[256];
+	const char *ann_path[] = {"annotations", NULL};
+	yajl_val tree, ann;
+	ssize_t n;
+	size_t i;
+	int fd;
+
+	memset(st, 0, sizeof(*st));
+	if (kc_state_check_id(id, err) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/%s/%s", root, id, KC_STATE_FILE);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			return kc_error_set(err, 0, "container does not exist");
+		return kc_error_set(err, errno, "open `%s`", path);
+	}
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return kc_error_set(err, errno, "read `%s`", path);
+	buf[n] = '\0';
+	tree = yajl_tree_parse(buf, errbuf, sizeof(errbuf));
+	if (tree == NULL)
+		return kc_error_set(err, 0, "`%s`: invalid state file: %s", path, errbuf);
+	st->id = strdup(id);
+	st->pid = (pid_t)get_int(tree, "pid");
+	st->start_time = (unsigned long long)get_int(tree, "start_time");
+	st->bundle = dup_string(tree, "bundle");
+	st->rootfs = dup_string(tree, "rootfs");
+	st->created.tv_sec = (time_t)get_int(tree, "created_sec");
+	st->created.tv_nsec = (long)get_int(tree, "created_nsec");
+	st->owner = dup_string(tree, "owner");
+	st->cgroup_path = dup_string(tree, "cgroup_path");
+	st->config_path = dup_string(tree, "config_path");
+	st->has_poststart_hooks = get_bool(tree, "poststart");
+	st->has_poststop_hooks = get_bool(tree, "poststop");
+	st->has_pid_ns = get_bool(tree, "pid_ns");
+	ann = yajl_tree_get(tree, ann_path, yajl_t_object);
+	for (i = 0; ann && i < ann->u.object.len; i++) {
+		yajl_val v = ann->u.object.values[i];
+
+		if (YAJL_IS_STRING(v))
+			oci_map_set(&st->annotations, ann->u.object.keys[i], YAJL_GET_STRING(v));
+	}
+	yajl_tree_free(tree);
+	return 0;
+}
+
+unsigned long long kc_proc_start_time(pid_t pid, bool *zombie)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long start = 0;
+	ssize_t n;
+	int fd, field;
+
+	if (zombie)
+		*zombie = false;
+	if (pid <= 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	/* comm may contain spaces and parentheses: fields start after the last ')'. */
+	p = strrchr(buf, ')');
+	if (p == NULL)
+		return 0;
+	p += 2; /* field 3: state */
+	if (zombie)
+		*zombie = (*p == 'Z' || *p == 'X');
+	for (field = 3; field < 22 && p; field++) {
+		p = strchr(p, ' ');
+		if (p)
+			p++;
+	}
+	if (p)
+		start = strtoull(p, NULL, 10);
+	return start;
+}
+
+bool kc_state_init_alive(const struct kc_state *st)
+{
+	bool zombie;
+	unsigned long long start;
+
+	if (st->pid <= 0)
+		return false;
+	start = kc_proc_start_time(st->pid, &zombie);
+	return start != 0 && start == st->start_time && !zombie;
+}
+
+static bool cgroup_frozen(const char *cgroup_path)
+{
+	char path[4096], buf[16] = "";
+	ssize_t n;
+	int fd;
+
+	if (cgroup_path == NULL || *cgroup_path == '\0')
+		return false;
+	snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/cgroup.freeze", cgroup_path);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n > 0 && buf[0] == '1';
+}
+
+enum oci_status kc_state_status(const char *root, const struct kc_state *st)
+{
+	char fifo[4096];
+
+	if (!kc_state_init_alive(st))
+		return OCI_STATUS_STOPPED;
+	if (cgroup_frozen(st->cgroup_path))
+		return OCI_STATUS_PAUSED;
+	snprintf(fifo, sizeof(fifo), "%s/%s/%s", root, st->id, KC_EXEC_FIFO);
+	if (access(fifo, F_OK) == 0)
+		return OCI_STATUS_CREATED;
+	return OCI_STATUS_RUNNING;
+}
+
+void kc_state_to_oci(const struct kc_state *st, enum oci_status status, int pid,
+		     struct oci_state *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->oci_version = (char *)OCI_SPEC_VERSION;
+	out->id = st->id;
+	out->status = status;
+	out->pid = pid;
+	out->bundle = st->bundle;
+	out->annotations = st->annotations;
+	out->rootfs = st->rootfs;
+	out->created = st->created;
+	out->owner = st->owner ? st->owner : (char *)"";
+}
+
+static int remove_tree_at(int dirfd, const char *name)
+{
+	DIR *d;
+	struct dirent *de;
+	int fd;
+
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return unlinkat(dirfd, name, 0) < 0 && errno != ENOENT ? -1 : 0;
+	d = fdopendir(fd);
+	if (d == NULL) {
+		close(fd);
+		return -1;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (unlinkat(fd, de->d_name, 0) < 0 && errno == EISDIR)
+			remove_tree_at(fd, de->d_name);
+	}
+	closedir(d);
+	if (unlinkat(dirfd, name, AT_REMOVEDIR) < 0 && errno != ENOENT)
+		return -1;
+	return 0;
+}
+
+int kc_state_remove(const char *root, const char *id, kc_error_t *err)
+{
+	char *dir = kc_state_dir(root, id);
+	int ret = 0;
+
+	if (dir == NULL)
+		return kc_error_set(err, ENOMEM, "remove state");
+	if (remove_tree_at(AT_FDCWD, dir) < 0)
+		ret = kc_error_set(err, errno, "remove `%s`", dir);
+	free(dir);
+	return ret;
+}

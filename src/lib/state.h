@@ -1,0 +1,71 @@
+/* What kcrun remembers about a container between commands:
+ * <root>/<id>/state.json, written atomically (tmp + rename), plus
+ * <root>/<id>/exec.fifo while the container is "created".
+ *
+ * A stored pid is never trusted alone: the status is derived from whether
+ * that pid is alive AND still has the start time (field 22 of
+ * /proc/PID/stat) recorded at create, as runc does. */
+#ifndef KCRUN_STATE_H
+#define KCRUN_STATE_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "error.h"
+#include "oci-spec/spec.h"
+
+#define KC_DEFAULT_ROOT "/run/kcrun"
+#define KC_STATE_FILE "state.json"
+#define KC_EXEC_FIFO "exec.fifo"
+
+struct kc_state {
+	char *id;
+	pid_t pid;                     /* host pid of init (caller's pid ns) */
+	unsigned long long start_time; /* /proc/PID/stat field 22 */
+	char *bundle;
+	char *rootfs;
+	struct timespec created;
+	char *owner;
+	char *cgroup_path;             /* path under /sys/fs/cgroup, "" if none */
+	char *config_path;             /* bundle/config.json as read at create */
+	bool has_poststart_hooks;
+	bool has_poststop_hooks;
+	bool has_pid_ns;               /* killing init kills every member */
+	struct oci_map annotations;
+};
+
+void kc_state_free(struct kc_state *st);
+
+/* "<root>/<id>" (malloc'ed). */
+char *kc_state_dir(const char *root, const char *id);
+
+/* Checks an id the way runc does (^[\w+-\.]+$, not "." or ".."). */
+int kc_state_check_id(const char *id, kc_error_t *err);
+
+int kc_state_write(const char *root, const struct kc_state *st, kc_error_t *err);
+/* Reads <root>/<id>/state.json.  A missing container gives
+ * "container does not exist" with errnum ENOENT. */
+int kc_state_read(const char *root, const char *id, struct kc_state *st, kc_error_t *err);
+
+/* Start time of pid from /proc/PID/stat (0 when the process is gone),
+ * and whether it is a zombie. */
+unsigned long long kc_proc_start_time(pid_t pid, bool *zombie);
+
+/* created / running / paused / stopped, derived from the live system. */
+enum oci_status kc_state_status(const char *root, const struct kc_state *st);
+/* True when the recorded init is still the live process of that pid. */
+bool kc_state_init_alive(const struct kc_state *st);
+
+/* Fills an oci_state (for `state`, `list` and hook stdin); strings are
+ * borrowed from st: release with kc_state_oci_release(). */
+void kc_state_to_oci(const struct kc_state *st, enum oci_status status, int pid,
+		     struct oci_state *out);
+
+/* Removes <root>/<id> and everything in it. */
+int kc_state_remove(const char *root, const char *id, kc_error_t *err);
+
+/* RFC 3339 with nanoseconds, UTC, as Go prints time.Time: buf >= 40. */
+void kc_format_time(const struct timespec *ts, char *buf, size_t len);
+
+#endif
