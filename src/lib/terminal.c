@@ -1,0 +1,168 @@
+/* process.terminal and --console-socket: see terminal.h. */
+#include "terminal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <termios.h>
+#include <unistd.h>
+
+#ifndef TIOCGPTPEER
+#define TIOCGPTPEER _IO('T', 0x41)
+#endif
+
+static inline void close_fdp(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+}
+#define cleanup_close __attribute__((cleanup(close_fdp)))
+
+int kc_terminal_open_ptmx(int dirfd, const char *path, int *ptmx_fd, kc_error_t *err)
+{
+	int fd = openat(dirfd, path, O_RDWR | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0)
+		return kc_error_set(err, errno, "open ptmx `%s`", path);
+	*ptmx_fd = fd;
+	return 0;
+}
+
+int kc_terminal_create_pty(int ptmx_fd, unsigned int rows, unsigned int cols,
+			   int *slave_fd, int *pts_number, kc_error_t *err)
+{
+	int unlock = 0, pty_index = -1, fd;
+
+	if (ioctl(ptmx_fd, TIOCSPTLCK, &unlock) < 0)
+		return kc_error_set(err, errno, "unlock pty");
+	if (ioctl(ptmx_fd, TIOCGPTN, &pty_index) < 0)
+		return kc_error_set(err, errno, "get pty number");
+	if (rows && cols) {
+		struct winsize size = { .ws_row = rows, .ws_col = cols };
+
+		if (ioctl(ptmx_fd, TIOCSWINSZ, &size) < 0)
+			return kc_error_set(err, errno, "set process.consoleSize %ux%u", cols, rows);
+	}
+	/* TIOCGPTPEER opens the slave of this very master, whatever devpts
+	 * instance it lives in, without resolving /dev/pts/N in our mount
+	 * namespace (where it may be another pty or not exist). */
+	fd = ioctl(ptmx_fd, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return kc_error_set(err, errno, "open the slave of pty %d", pty_index);
+	*slave_fd = fd;
+	if (pts_number)
+		*pts_number = pty_index;
+	return 0;
+}
+
+int kc_terminal_send_fd(int sock_fd, int fd, const char *name, kc_error_t *err)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} control;
+	struct iovec iov = { .iov_base = (void *)name, .iov_len = strlen(name) };
+	struct msghdr msg = {
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+		.msg_control = control.buf,
+		.msg_controllen = sizeof(control.buf),
+	};
+	struct cmsghdr *cmsg;
+	ssize_t sent;
+
+	if (iov.iov_len == 0) {
+		iov.iov_base = (void *)"-";
+		iov.iov_len = 1;
+	}
+	memset(&control, 0, sizeof(control));
+	cmsg = CMSG_FIRSTHDR(&msg);
+	cmsg->cmsg_level = SOL_SOCKET;
+	cmsg->cmsg_type = SCM_RIGHTS;
+	cmsg->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cmsg), &fd, sizeof(int));
+
+	do
+		sent = sendmsg(sock_fd, &msg, MSG_NOSIGNAL);
+	while (sent < 0 && errno == EINTR);
+	if (sent < 0)
+		return kc_error_set(err, errno, "send the pty master");
+	return 0;
+}
+
+int kc_terminal_send_master(const char *console_socket, int master_fd, int pts_number,
+			    kc_error_t *err)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	cleanup_close int sock_fd = -1;
+	char name[32];
+
+	if (strlen(console_socket) >= sizeof(addr.sun_path))
+		return kc_error_set(err, ENAMETOOLONG, "console socket `%s`", console_socket);
+	strcpy(addr.sun_path, console_socket);
+	sock_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (sock_fd < 0)
+		return kc_error_set(err, errno, "console socket: socket");
+	if (connect(sock_fd, (struct sockaddr *)&addr, sizeof(addr)) < 0)
+		return kc_error_set(err, errno, "connect to console socket `%s`", console_socket);
+	snprintf(name, sizeof(name), "/dev/pts/%d", pts_number);
+	if (kc_terminal_send_fd(sock_fd, master_fd, name, err) < 0)
+		return kc_error_wrap(err, "console socket `%s`", console_socket);
+	return 0;
+}
+
+int kc_terminal_recv_fd(int sock_fd, int *fd, kc_error_t *err)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} control;
+	char data[256];
+	struct iovec iov = { .iov_base = data, .iov_len = sizeof(data) };
+	struct msghdr msg = {
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+		.msg_control = control.buf,
+		.msg_controllen = sizeof(control.buf),
+	};
+	struct cmsghdr *cmsg;
+	ssize_t received;
+
+	do
+		received = recvmsg(sock_fd, &msg, MSG_CMSG_CLOEXEC);
+	while (received < 0 && errno == EINTR);
+	if (received < 0)
+		return kc_error_set(err, errno, "receive a file descriptor");
+	cmsg = CMSG_FIRSTHDR(&msg);
+	if (received == 0 || cmsg == NULL || cmsg->cmsg_level != SOL_SOCKET ||
+	    cmsg->cmsg_type != SCM_RIGHTS || cmsg->cmsg_len != CMSG_LEN(sizeof(int)))
+		return kc_error_set(err, 0, "receive a file descriptor: no fd in the message");
+	memcpy(fd, CMSG_DATA(cmsg), sizeof(int));
+	return 0;
+}
+
+int kc_terminal_setup_slave(int slave_fd, kc_error_t *err)
+{
+	int std_fd;
+
+	/* A process that already leads a session cannot setsid(); it may
+	 * still take a terminal as long as it has none. */
+	if (setsid() < 0 && getsid(0) != getpid())
+		return kc_error_set(err, errno, "setsid");
+	if (ioctl(slave_fd, TIOCSCTTY, 0) < 0)
+		return kc_error_set(err, errno, "make the pty the controlling terminal");
+	for (std_fd = 0; std_fd <= 2; std_fd++) {
+		if (slave_fd != std_fd && dup2(slave_fd, std_fd) < 0)
+			return kc_error_set(err, errno, "dup2 the pty onto fd %d", std_fd);
+	}
+	if (slave_fd > 2)
+		close(slave_fd);
+	else if (fcntl(slave_fd, F_SETFD, 0) < 0)
+		return kc_error_set(err, errno, "clear close-on-exec on the pty");
+	return 0;
+}

@@ -1,0 +1,12 @@
+/* Host unit tests of the concern modules: one TAP stream. */
+#include "tap.h"
+
+int tap_count, tap_failed;
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	test_terminal();
+	printf("1..%d\n", tap_count);
+	return tap_failed ? 1 : 0;
+}
