@@ -7,6 +7,7 @@ int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	test_terminal();
+	test_seccomp();
 	printf("1..%d\n", tap_count);
 	return tap_failed ? 1 : 0;
 }

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
+#include "src/lib/error.h"
 
 extern int tap_count, tap_failed;
 

@@ -2,7 +2,7 @@
  * sent over a socketpair and over a listening console socket, and init's
  * side in a forked child. */
 #include "tap.h"
-#include "terminal.h"
+#include "src/lib/terminal.h"
 
 #include <errno.h>
 #include <fcntl.h>
