@@ -1,0 +1,537 @@
+/* See mounts.h.  Every mount is made as a detached mount on the host side
+ * (open_tree(OPEN_TREE_CLONE) or fsopen/fsconfig/fsmount) and then moved
+ * into the container's mount tree with move_mount() onto a path resolved
+ * from the container root through the container fd. */
+#include "mounts.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/mount.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#include "kcontainer.h"
+#include "log.h"
+
+#ifndef MOUNT_ATTR_NOSYMFOLLOW
+#define MOUNT_ATTR_NOSYMFOLLOW 0x00200000
+#endif
+#ifndef CGROUP2_SUPER_MAGIC
+#define CGROUP2_SUPER_MAGIC 0x63677270
+#endif
+
+static inline void close_fdp(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+}
+#define cleanup_close __attribute__((cleanup(close_fdp)))
+
+const char *kc_rel_path(const char *path)
+{
+	while (*path == '/')
+		path++;
+	return *path ? path : ".";
+}
+
+int kc_mkdir_p_at(int cfd, const char *path, mode_t mode, kc_error_t *err)
+{
+	char buf[4096], *p;
+	const char *rel = kc_rel_path(path);
+
+	if (strcmp(rel, ".") == 0)
+		return 0;
+	if (snprintf(buf, sizeof(buf), "%s", rel) >= (int)sizeof(buf))
+		return kc_error_set(err, ENAMETOOLONG, "mkdir `%s`", path);
+	for (p = buf;; p++) {
+		if (*p == '/' || *p == '\0') {
+			char saved = *p;
+
+			*p = '\0';
+			if (mkdirat(cfd, buf, mode) < 0 && errno != EEXIST)
+				return kc_error_set(err, errno, "mkdir `/%s` in the container", buf);
+			*p = saved;
+			if (saved == '\0')
+				break;
+			while (p[1] == '/')
+				p++;
+		}
+	}
+	return 0;
+}
+
+int kc_touch_at(int cfd, const char *path, kc_error_t *err)
+{
+	const char *rel = kc_rel_path(path);
+	char parent[4096], *slash;
+	int fd;
+
+	snprintf(parent, sizeof(parent), "%s", rel);
+	slash = strrchr(parent, '/');
+	if (slash) {
+		*slash = '\0';
+		if (kc_mkdir_p_at(cfd, parent, 0755, err) < 0)
+			return -1;
+	}
+	fd = openat(cfd, rel, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0644);
+	if (fd < 0) {
+		if (errno == EEXIST || errno == EISDIR || errno == ENXIO || errno == EACCES ||
+		    errno == EROFS || errno == ETXTBSY || errno == EPERM) {
+			struct stat st;
+
+			if (fstatat(cfd, rel, &st, 0) == 0)
+				return 0;
+		}
+		return kc_error_set(err, errno, "create mount point `%s` in the container", path);
+	}
+	close(fd);
+	return 0;
+}
+
+/* What the options of one mounts[] entry say. */
+struct mount_opts {
+	bool bind, recursive;
+	uint64_t attr_set, attr_clr;
+	uint64_t propagation;
+	bool rec_propagation;
+	/* filesystem options for fsconfig, "key" or "key=value" */
+	const char **data;
+	size_t data_len;
+};
+
+static const struct {
+	const char *name;
+	bool clear;
+	uint64_t attr;
+} attr_options[] = {
+	{"ro", false, MOUNT_ATTR_RDONLY},       {"rw", true, MOUNT_ATTR_RDONLY},
+	{"nosuid", false, MOUNT_ATTR_NOSUID},   {"suid", true, MOUNT_ATTR_NOSUID},
+	{"nodev", false, MOUNT_ATTR_NODEV},     {"dev", true, MOUNT_ATTR_NODEV},
+	{"noexec", false, MOUNT_ATTR_NOEXEC},   {"exec", true, MOUNT_ATTR_NOEXEC},
+	{"nodiratime", false, MOUNT_ATTR_NODIRATIME}, {"diratime", true, MOUNT_ATTR_NODIRATIME},
+	{"nosymfollow", false, MOUNT_ATTR_NOSYMFOLLOW}, {"symfollow", true, MOUNT_ATTR_NOSYMFOLLOW},
+};
+
+static const struct {
+	const char *name;
+	uint64_t attr;
+} atime_options[] = {
+	{"noatime", MOUNT_ATTR_NOATIME},
+	{"relatime", MOUNT_ATTR_RELATIME},
+	{"strictatime", MOUNT_ATTR_STRICTATIME},
+	{"norelatime", MOUNT_ATTR_STRICTATIME},
+	{"atime", MOUNT_ATTR_RELATIME},
+};
+
+static const struct {
+	const char *name;
+	uint64_t propagation;
+	bool recursive;
+} propagation_options[] = {
+	{"private", MS_PRIVATE, false},     {"rprivate", MS_PRIVATE, true},
+	{"shared", MS_SHARED, false},       {"rshared", MS_SHARED, true},
+	{"slave", MS_SLAVE, false},         {"rslave", MS_SLAVE, true},
+	{"unbindable", MS_UNBINDABLE, false}, {"runbindable", MS_UNBINDABLE, true},
+};
+
+/* Options that mean nothing to a mount made with the new API. */
+static const char *const ignored_options[] = {
+	"defaults", "async", "sync", "dirsync", "loud", "silent", "mand", "nomand",
+	"remount", "auto", "noauto", "user", "nouser", "iversion", "noiversion",
+	"lazytime", "nolazytime", "tmpcopyup", "copy-symlink", NULL,
+};
+
+static int parse_mount_options(const struct oci_mount *m, struct mount_opts *o, kc_error_t *err)
+{
+	size_t i, j;
+
+	memset(o, 0, sizeof(*o));
+	o->data = calloc(m->options_len + 1, sizeof(char *));
+	if (o->data == NULL)
+		return kc_error_set(err, ENOMEM, "mount options");
+	if (m->type && strcmp(m->type, "bind") == 0)
+		o->bind = true;
+	for (i = 0; i < m->options_len; i++) {
+		const char *opt = m->options[i];
+		bool done = false;
+
+		if (strcmp(opt, "bind") == 0) {
+			o->bind = true;
+			continue;
+		}
+		if (strcmp(opt, "rbind") == 0) {
+			o->bind = o->recursive = true;
+			continue;
+		}
+		if (strcmp(opt, "rro") == 0) {
+			o->attr_set |= MOUNT_ATTR_RDONLY;
+			continue;
+		}
+		for (j = 0; !done && j < sizeof(attr_options) / sizeof(attr_options[0]); j++) {
+			if (strcmp(opt, attr_options[j].name) != 0)
+				continue;
+			if (attr_options[j].clear) {
+				o->attr_set &= ~attr_options[j].attr;
+				o->attr_clr |= attr_options[j].attr;
+			} else {
+				o->attr_set |= attr_options[j].attr;
+				o->attr_clr &= ~attr_options[j].attr;
+			}
+			done = true;
+		}
+		for (j = 0; !done && j < sizeof(atime_options) / sizeof(atime_options[0]); j++) {
+			if (strcmp(opt, atime_options[j].name) != 0)
+				continue;
+			o->attr_set = (o->attr_set & ~(uint64_t)MOUNT_ATTR__ATIME) | atime_options[j].attr;
+			o->attr_clr |= MOUNT_ATTR__ATIME;
+			done = true;
+		}
+		for (j = 0; !done && j < sizeof(propagation_options) / sizeof(propagation_options[0]); j++) {
+			if (strcmp(opt, propagation_options[j].name) != 0)
+				continue;
+			o->propagation = propagation_options[j].propagation;
+			o->rec_propagation = propagation_options[j].recursive;
+			done = true;
+		}
+		for (j = 0; !done && ignored_options[j]; j++)
+			done = strcmp(opt, ignored_options[j]) == 0;
+		if (!done)
+			o->data[o->data_len++] = opt;
+	}
+	return 0;
+}
+
+static void free_mount_opts(struct mount_opts *o)
+{
+	free(o->data);
+	o->data = NULL;
+}
+
+static int set_attrs(int mfd, const char *what, uint64_t set, uint64_t clr, bool recursive,
+		     kc_error_t *err)
+{
+	struct kc_mount_attr attr = {.attr_set = set, .attr_clr = clr};
+
+	if (set == 0 && clr == 0)
+		return 0;
+	if (kc_mount_setattr(mfd, "", AT_EMPTY_PATH | (recursive ? AT_RECURSIVE : 0), &attr,
+			     sizeof(attr)) < 0)
+		return kc_error_set(err, errno, "mount_setattr `%s`", what);
+	return 0;
+}
+
+/* Propagation of a mount already in the container tree; the kernel may
+ * refuse it on a detached tree, so it is best effort (a new mount
+ * namespace's mounts are private anyway). */
+static void set_propagation_at(int cfd, const char *path, uint64_t propagation, bool recursive)
+{
+	struct kc_mount_attr attr = {.propagation = propagation};
+
+	if (propagation == 0)
+		return;
+	if (kc_mount_setattr(cfd, kc_rel_path(path), recursive ? AT_RECURSIVE : 0, &attr,
+			     sizeof(attr)) < 0)
+		kc_log_debug("propagation of `%s`: %s", path, strerror(errno));
+}
+
+static int attach(int mfd, int cfd, const char *dest, kc_error_t *err)
+{
+	if (kc_move_mount(mfd, "", cfd, kc_rel_path(dest), MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		return kc_error_set(err, errno, "move_mount onto `%s` in the container", dest);
+	return 0;
+}
+
+int kc_mounts_setup_rootfs(struct kc_mount_ctx *ctx, const struct oci_spec *spec,
+			   kc_error_t *err)
+{
+	cleanup_close int mfd = -1;
+
+	mfd = kc_open_tree(AT_FDCWD, ctx->rootfs, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+	if (mfd < 0)
+		return kc_error_set(err, errno, "open_tree rootfs `%s`", ctx->rootfs);
+	if (spec->root && spec->root->readonly &&
+	    set_attrs(mfd, ctx->rootfs, MOUNT_ATTR_RDONLY, 0, true, err) < 0)
+		return -1;
+	if (kc_move_mount(mfd, "", ctx->cfd, "",
+			  MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_CONTAINER_ROOT) < 0)
+		return kc_error_set(err, errno, "move_mount rootfs `%s` as the container root",
+				    ctx->rootfs);
+	return 0;
+}
+
+static char *source_path(const struct kc_mount_ctx *ctx, const char *source)
+{
+	char *path = NULL;
+
+	if (source == NULL)
+		return strdup("");
+	if (source[0] == '/')
+		return strdup(source);
+	if (asprintf(&path, "%s/%s", ctx->bundle, source) < 0)
+		return NULL;
+	return path;
+}
+
+static int bind_mount(struct kc_mount_ctx *ctx, const struct oci_mount *m,
+		      const struct mount_opts *o, kc_error_t *err)
+{
+	cleanup_close int mfd = -1;
+	char *src = source_path(ctx, m->source);
+	struct stat st;
+	int ret = -1;
+
+	if (src == NULL)
+		return kc_error_set(err, ENOMEM, "mount");
+	if (stat(src, &st) < 0) {
+		kc_error_set(err, errno, "mount source `%s`", src);
+		goto out;
+	}
+	if (S_ISDIR(st.st_mode) ? kc_mkdir_p_at(ctx->cfd, m->destination, 0755, err) < 0
+				: kc_touch_at(ctx->cfd, m->destination, err) < 0)
+		goto out;
+	mfd = kc_open_tree(AT_FDCWD, src,
+			   OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | (o->recursive ? AT_RECURSIVE : 0));
+	if (mfd < 0) {
+		kc_error_set(err, errno, "open_tree `%s`", src);
+		goto out;
+	}
+	if (set_attrs(mfd, src, o->attr_set, o->attr_clr, o->recursive, err) < 0)
+		goto out;
+	if (attach(mfd, ctx->cfd, m->destination, err) < 0)
+		goto out;
+	set_propagation_at(ctx->cfd, m->destination, o->propagation, o->rec_propagation);
+	ret = 0;
+out:
+	free(src);
+	return ret;
+}
+
+static bool host_is_cgroup2(void)
+{
+	struct statfs sfs;
+
+	return statfs("/sys/fs/cgroup", &sfs) == 0 && sfs.f_type == CGROUP2_SUPER_MAGIC;
+}
+
+/* A cgroup mount shows the container's own cgroup, as a cgroup namespace
+ * rooted there would: a bind of its directory, or a fresh cgroup2 mount
+ * when the container has no cgroup of its own. */
+static int cgroup_mount(struct kc_mount_ctx *ctx, const struct oci_mount *m,
+			const struct mount_opts *o, kc_error_t *err)
+{
+	cleanup_close int mfd = -1;
+	char path[4096];
+
+	if (ctx->cgroup_path == NULL || *ctx->cgroup_path == '\0')
+		return 1;
+	snprintf(path, sizeof(path), "/sys/fs/cgroup/%s", kc_rel_path(ctx->cgroup_path));
+	if (kc_mkdir_p_at(ctx->cfd, m->destination, 0755, err) < 0)
+		return -1;
+	mfd = kc_open_tree(AT_FDCWD, path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	if (mfd < 0)
+		return kc_error_set(err, errno, "open_tree `%s`", path);
+	if (set_attrs(mfd, path, o->attr_set, o->attr_clr, false, err) < 0)
+		return -1;
+	return attach(mfd, ctx->cfd, m->destination, err);
+}
+
+static int fs_mount(struct kc_mount_ctx *ctx, const struct oci_mount *m,
+		    const struct mount_opts *o, kc_error_t *err)
+{
+	cleanup_close int fsfd = -1;
+	cleanup_close int mfd = -1;
+	const char *type = m->type;
+	size_t i;
+
+	if (type == NULL || *type == '\0')
+		return kc_error_set(err, 0, "mount `%s`: no type (and not a bind mount)",
+				    m->destination);
+	if (strcmp(type, "cgroup") == 0 || strcmp(type, "cgroup2") == 0) {
+		int ret = cgroup_mount(ctx, m, o, err);
+
+		if (ret <= 0)
+			return ret;
+		if (strcmp(type, "cgroup") == 0 && host_is_cgroup2())
+			type = "cgroup2";
+	}
+	if (kc_mkdir_p_at(ctx->cfd, m->destination, 0755, err) < 0)
+		return -1;
+	fsfd = kc_fsopen(type, FSOPEN_CLOEXEC);
+	if (fsfd < 0)
+		return kc_error_set(err, errno, "fsopen `%s` for `%s`", type, m->destination);
+	if (kc_fsconfig(fsfd, FSCONFIG_SET_CONTAINER, NULL, NULL, ctx->cfd) < 0)
+		return kc_error_set(err, errno, "fsconfig SET_CONTAINER for `%s`", m->destination);
+	if (m->source && *m->source &&
+	    kc_fsconfig(fsfd, FSCONFIG_SET_STRING, "source", m->source, 0) < 0)
+		return kc_error_set(err, errno, "fsconfig source=%s for `%s`", m->source,
+				    m->destination);
+	for (i = 0; i < o->data_len; i++) {
+		char key[256];
+		const char *eq = strchr(o->data[i], '=');
+		int ret;
+
+		if (eq) {
+			snprintf(key, sizeof(key), "%.*s", (int)(eq - o->data[i]), o->data[i]);
+			ret = kc_fsconfig(fsfd, FSCONFIG_SET_STRING, key, eq + 1, 0);
+		} else {
+			ret = kc_fsconfig(fsfd, FSCONFIG_SET_FLAG, o->data[i], NULL, 0);
+		}
+		if (ret < 0)
+			return kc_error_set(err, errno, "mount `%s` (%s): option `%s`",
+					    m->destination, type, o->data[i]);
+	}
+	if (kc_fsconfig(fsfd, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+		return kc_error_set(err, errno, "mount `%s` (%s): create superblock",
+				    m->destination, type);
+	mfd = kc_fsmount(fsfd, FSMOUNT_CLOEXEC, (unsigned int)o->attr_set);
+	if (mfd < 0)
+		return kc_error_set(err, errno, "fsmount `%s` (%s)", m->destination, type);
+	if (attach(mfd, ctx->cfd, m->destination, err) < 0)
+		return -1;
+	set_propagation_at(ctx->cfd, m->destination, o->propagation, o->rec_propagation);
+	return 0;
+}
+
+int kc_mounts_setup(struct kc_mount_ctx *ctx, const struct oci_spec *spec, kc_error_t *err)
+{
+	size_t i;
+
+	for (i = 0; i < spec->mounts_len; i++) {
+		const struct oci_mount *m = &spec->mounts[i];
+		struct mount_opts o;
+		int ret;
+
+		if (parse_mount_options(m, &o, err) < 0)
+			return -1;
+		if (o.bind)
+			ret = bind_mount(ctx, m, &o, err);
+		else
+			ret = fs_mount(ctx, m, &o, err);
+		if (ret == 0 && !o.bind && strcmp(kc_rel_path(m->destination), "dev") == 0)
+			ctx->dev_is_tmpfs = true;
+		free_mount_opts(&o);
+		if (ret < 0)
+			return kc_error_wrap(err, "mounts[%zu]", i);
+	}
+	return 0;
+}
+
+/* linux.maskedPaths: /dev/null over a file, a read-only empty tmpfs over a
+ * directory; paths that don't exist are skipped (as runc does). */
+static int mask_path(struct kc_mount_ctx *ctx, const char *path, kc_error_t *err)
+{
+	cleanup_close int fsfd = -1;
+	cleanup_close int mfd = -1;
+	struct stat st;
+
+	if (fstatat(ctx->cfd, kc_rel_path(path), &st, 0) < 0) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			return 0;
+		return kc_error_set(err, errno, "maskedPaths: stat `%s`", path);
+	}
+	if (S_ISDIR(st.st_mode)) {
+		fsfd = kc_fsopen("tmpfs", FSOPEN_CLOEXEC);
+		if (fsfd < 0 || kc_fsconfig(fsfd, FSCONFIG_SET_CONTAINER, NULL, NULL, ctx->cfd) < 0 ||
+		    kc_fsconfig(fsfd, FSCONFIG_SET_STRING, "size", "0", 0) < 0 ||
+		    kc_fsconfig(fsfd, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+			return kc_error_set(err, errno, "maskedPaths: tmpfs for `%s`", path);
+		mfd = kc_fsmount(fsfd, FSMOUNT_CLOEXEC, MOUNT_ATTR_RDONLY);
+	} else {
+		mfd = kc_open_tree(AT_FDCWD, "/dev/null", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	}
+	if (mfd < 0)
+		return kc_error_set(err, errno, "maskedPaths: mount for `%s`", path);
+	if (attach(mfd, ctx->cfd, path, err) < 0)
+		return kc_error_wrap(err, "maskedPaths");
+	return 0;
+}
+
+/* linux.readonlyPaths: a read-only recursive clone of the path stacked on
+ * itself. */
+static int readonly_path(struct kc_mount_ctx *ctx, const char *path, kc_error_t *err)
+{
+	cleanup_close int mfd = -1;
+
+	mfd = kc_open_tree(ctx->cfd, kc_rel_path(path),
+			   OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+	if (mfd < 0) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			return 0;
+		if (errno == EINVAL) {
+			const char **p = realloc(ctx->deferred_readonly,
+						 (ctx->deferred_readonly_len + 1) * sizeof(*p));
+
+			if (p == NULL)
+				return kc_error_set(err, ENOMEM, "readonlyPaths");
+			p[ctx->deferred_readonly_len++] = path;
+			ctx->deferred_readonly = p;
+			return 0;
+		}
+		return kc_error_set(err, errno, "readonlyPaths: open_tree `%s`", path);
+	}
+	if (set_attrs(mfd, path, MOUNT_ATTR_RDONLY, 0, true, err) < 0)
+		return kc_error_wrap(err, "readonlyPaths");
+	if (attach(mfd, ctx->cfd, path, err) < 0)
+		return kc_error_wrap(err, "readonlyPaths");
+	return 0;
+}
+
+int kc_mounts_finish(struct kc_mount_ctx *ctx, const struct oci_spec *spec, kc_error_t *err)
+{
+	const struct oci_linux *lx = spec->linux_;
+	size_t i;
+
+	if (lx == NULL)
+		return 0;
+	for (i = 0; i < lx->masked_paths_len; i++)
+		if (mask_path(ctx, lx->masked_paths[i], err) < 0)
+			return -1;
+	for (i = 0; i < lx->readonly_paths_len; i++)
+		if (readonly_path(ctx, lx->readonly_paths[i], err) < 0)
+			return -1;
+	if (lx->rootfs_propagation) {
+		static const struct {
+			const char *name;
+			uint64_t value;
+			bool rec;
+		} props[] = {
+			{"private", MS_PRIVATE, false}, {"rprivate", MS_PRIVATE, true},
+			{"shared", MS_SHARED, false},   {"rshared", MS_SHARED, true},
+			{"slave", MS_SLAVE, false},     {"rslave", MS_SLAVE, true},
+			{"unbindable", MS_UNBINDABLE, false}, {"runbindable", MS_UNBINDABLE, true},
+		};
+		for (i = 0; i < sizeof(props) / sizeof(props[0]); i++)
+			if (strcmp(lx->rootfs_propagation, props[i].name) == 0)
+				set_propagation_at(ctx->cfd, "/", props[i].value, props[i].rec);
+	}
+	return 0;
+}
+
+void kc_mount_ctx_release(struct kc_mount_ctx *ctx)
+{
+	free(ctx->deferred_readonly);
+	ctx->deferred_readonly = NULL;
+	ctx->deferred_readonly_len = 0;
+}
+
+int kc_mounts_readonly_inside(const char *const *paths, size_t len, kc_error_t *err)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (mount(paths[i], paths[i], NULL, MS_BIND | MS_REC, NULL) < 0) {
+			if (errno == ENOENT)
+				continue;
+			return kc_error_set(err, errno, "readonlyPaths: bind `%s`", paths[i]);
+		}
+		if (mount(NULL, paths[i], NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_REC, NULL) < 0)
+			return kc_error_set(err, errno, "readonlyPaths: remount `%s` read-only",
+					    paths[i]);
+	}
+	return 0;
+}

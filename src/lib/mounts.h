@@ -1,0 +1,47 @@
+/* The container's mount tree, built from outside through the container fd
+ * (docs/kernel-api.md "Mounts from outside"): root.path, mounts[],
+ * linux.maskedPaths, linux.readonlyPaths, linux.rootfsPropagation. */
+#ifndef KCRUN_MOUNTS_H
+#define KCRUN_MOUNTS_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "error.h"
+#include "oci-spec/spec.h"
+
+struct kc_mount_ctx {
+	int cfd;                  /* container fd, dirfd of every path inside */
+	const char *bundle;       /* absolute bundle path */
+	const char *rootfs;       /* absolute root.path */
+	const char *cgroup_path;  /* container cgroup under /sys/fs/cgroup or NULL */
+	bool userns;              /* container has its own user namespace */
+	bool dev_is_tmpfs;        /* set by kc_mounts_setup: /dev is a new mount */
+	/* readonlyPaths the kernel would not clone from outside (open_tree
+	 * EINVAL): init remounts them read-only from inside before exec. */
+	const char **deferred_readonly;
+	size_t deferred_readonly_len;
+};
+
+/* root.path and root.readonly: installs the container's root mount. */
+int kc_mounts_setup_rootfs(struct kc_mount_ctx *ctx, const struct oci_spec *spec,
+			   kc_error_t *err);
+/* mounts[] in order. */
+int kc_mounts_setup(struct kc_mount_ctx *ctx, const struct oci_spec *spec, kc_error_t *err);
+/* linux.maskedPaths, linux.readonlyPaths and linux.rootfsPropagation (after
+ * the devices, as runc does). */
+int kc_mounts_finish(struct kc_mount_ctx *ctx, const struct oci_spec *spec, kc_error_t *err);
+
+void kc_mount_ctx_release(struct kc_mount_ctx *ctx);
+
+/* Init side: bind + remount read-only of the deferred readonlyPaths. */
+int kc_mounts_readonly_inside(const char *const *paths, size_t len, kc_error_t *err);
+
+/* mkdir -p of path (absolute or not) inside the container. */
+int kc_mkdir_p_at(int cfd, const char *path, mode_t mode, kc_error_t *err);
+/* Creates an empty file at path (and its parents) if nothing is there. */
+int kc_touch_at(int cfd, const char *path, kc_error_t *err);
+/* "a/b" for "/a/b", "." for "/". */
+const char *kc_rel_path(const char *path);
+
+#endif
