@@ -1,0 +1,428 @@
+#include "init.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <linux/capability.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "mounts.h"
+#include "seccomp.h"
+#include "terminal.h"
+
+#define DEFAULT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+static const char *const cap_names[] = {
+	"CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_DAC_READ_SEARCH", "CAP_FOWNER",
+	"CAP_FSETID", "CAP_KILL", "CAP_SETGID", "CAP_SETUID", "CAP_SETPCAP",
+	"CAP_LINUX_IMMUTABLE", "CAP_NET_BIND_SERVICE", "CAP_NET_BROADCAST",
+	"CAP_NET_ADMIN", "CAP_NET_RAW", "CAP_IPC_LOCK", "CAP_IPC_OWNER",
+	"CAP_SYS_MODULE", "CAP_SYS_RAWIO", "CAP_SYS_CHROOT", "CAP_SYS_PTRACE",
+	"CAP_SYS_PACCT", "CAP_SYS_ADMIN", "CAP_SYS_BOOT", "CAP_SYS_NICE",
+	"CAP_SYS_RESOURCE", "CAP_SYS_TIME", "CAP_SYS_TTY_CONFIG", "CAP_MKNOD",
+	"CAP_LEASE", "CAP_AUDIT_WRITE", "CAP_AUDIT_CONTROL", "CAP_SETFCAP",
+	"CAP_MAC_OVERRIDE", "CAP_MAC_ADMIN", "CAP_SYSLOG", "CAP_WAKE_ALARM",
+	"CAP_BLOCK_SUSPEND", "CAP_AUDIT_READ", "CAP_PERFMON", "CAP_BPF",
+	"CAP_CHECKPOINT_RESTORE",
+};
+#define N_CAP_NAMES ((int)(sizeof(cap_names) / sizeof(cap_names[0])))
+
+int kc_cap_from_name(const char *name)
+{
+	int i;
+
+	for (i = 0; i < N_CAP_NAMES; i++)
+		if (strcasecmp(name, cap_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+static const struct {
+	const char *name;
+	int resource;
+} rlimit_names[] = {
+	{"RLIMIT_CPU", RLIMIT_CPU},       {"RLIMIT_FSIZE", RLIMIT_FSIZE},
+	{"RLIMIT_DATA", RLIMIT_DATA},     {"RLIMIT_STACK", RLIMIT_STACK},
+	{"RLIMIT_CORE", RLIMIT_CORE},     {"RLIMIT_RSS", RLIMIT_RSS},
+	{"RLIMIT_NPROC", RLIMIT_NPROC},   {"RLIMIT_NOFILE", RLIMIT_NOFILE},
+	{"RLIMIT_MEMLOCK", RLIMIT_MEMLOCK}, {"RLIMIT_AS", RLIMIT_AS},
+	{"RLIMIT_LOCKS", RLIMIT_LOCKS},   {"RLIMIT_SIGPENDING", RLIMIT_SIGPENDING},
+	{"RLIMIT_MSGQUEUE", RLIMIT_MSGQUEUE}, {"RLIMIT_NICE", RLIMIT_NICE},
+	{"RLIMIT_RTPRIO", RLIMIT_RTPRIO}, {"RLIMIT_RTTIME", RLIMIT_RTTIME},
+};
+
+/* Reports "E<message>" to the parent and exits. */
+static _Noreturn void init_fail(struct kc_init_ctx *ctx, int errnum, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static _Noreturn void init_fail(struct kc_init_ctx *ctx, int errnum, const char *fmt, ...)
+{
+	char msg[4096];
+	size_t n;
+	va_list ap;
+
+	msg[0] = 'E';
+	va_start(ap, fmt);
+	vsnprintf(msg + 1, sizeof(msg) - 1, fmt, ap);
+	va_end(ap);
+	n = strlen(msg);
+	if (errnum)
+		snprintf(msg + n, sizeof(msg) - n, ": %s", strerror(errnum));
+	if (ctx->report_fd >= 0) {
+		if (write(ctx->report_fd, msg, strlen(msg)) < 0) {
+			/* the parent is gone: nobody to tell */
+		}
+	} else {
+		fprintf(stderr, "kcrun: %s\n", msg + 1);
+	}
+	_exit(1);
+}
+
+static void init_fail_err(struct kc_init_ctx *ctx, kc_error_t *err)
+{
+	init_fail(ctx, 0, "%s", *err ? (*err)->msg : "unknown error");
+}
+
+static void write_sysctls(struct kc_init_ctx *ctx)
+{
+	const struct oci_map *m = &ctx->spec->linux_->sysctl;
+	size_t i;
+
+	for (i = 0; i < m->len; i++) {
+		char path[4096], *p;
+		const char *value = m->entries[i].value;
+		int fd;
+
+		snprintf(path, sizeof(path), "/proc/sys/%s", m->entries[i].key);
+		/* net.ipv4.conf.eth0/1.rp_filter: dots are separators, slashes stay dots */
+		for (p = path + strlen("/proc/sys/"); *p; p++)
+			*p = *p == '.' ? '/' : *p == '/' ? '.' : *p;
+		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+		if (fd < 0)
+			init_fail(ctx, errno, "sysctl %s: open %s", m->entries[i].key, path);
+		if (write(fd, value, strlen(value)) < 0)
+			init_fail(ctx, errno, "sysctl %s=%s", m->entries[i].key, value);
+		close(fd);
+	}
+}
+
+static void set_rlimits(struct kc_init_ctx *ctx)
+{
+	const struct oci_process *p = ctx->process;
+	size_t i, j;
+
+	for (i = 0; i < p->rlimits_len; i++) {
+		struct rlimit rl = {.rlim_cur = p->rlimits[i].soft, .rlim_max = p->rlimits[i].hard};
+		int resource = -1;
+
+		for (j = 0; j < sizeof(rlimit_names) / sizeof(rlimit_names[0]); j++)
+			if (strcmp(p->rlimits[i].type, rlimit_names[j].name) == 0)
+				resource = rlimit_names[j].resource;
+		if (resource < 0)
+			init_fail(ctx, 0, "process.rlimits[%zu]: unknown rlimit type %s", i,
+				  p->rlimits[i].type);
+		if (setrlimit(resource, &rl) < 0)
+			init_fail(ctx, errno, "setrlimit %s", p->rlimits[i].type);
+	}
+}
+
+static int last_cap(void)
+{
+	static int last = -1;
+	int cap;
+
+	if (last >= 0)
+		return last;
+	for (cap = 0; cap < 64; cap++)
+		if (prctl(PR_CAPBSET_READ, cap, 0, 0, 0) < 0)
+			break;
+	last = cap - 1;
+	return last;
+}
+
+static uint64_t cap_mask(char **names, size_t len)
+{
+	uint64_t mask = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		int cap = kc_cap_from_name(names[i]);
+
+		if (cap >= 0 && cap <= last_cap())
+			mask |= 1ULL << cap;
+	}
+	return mask;
+}
+
+/* process.capabilities.bounding: dropped while init still has CAP_SETPCAP. */
+static void drop_bounding(struct kc_init_ctx *ctx)
+{
+	const struct oci_capabilities *c = ctx->process->capabilities;
+	uint64_t keep = c ? cap_mask(c->bounding, c->bounding_len) : 0;
+	int cap;
+
+	for (cap = 0; cap <= last_cap(); cap++) {
+		if (keep & (1ULL << cap))
+			continue;
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno != EINVAL)
+			init_fail(ctx, errno, "drop capability %d from the bounding set", cap);
+	}
+}
+
+/* effective, permitted, inheritable, then ambient. */
+static void set_capabilities(struct kc_init_ctx *ctx)
+{
+	const struct oci_capabilities *c = ctx->process->capabilities;
+	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
+	struct __user_cap_data_struct data[2];
+	uint64_t eff = 0, perm = 0, inh = 0, amb = 0;
+	int cap;
+
+	if (c) {
+		eff = cap_mask(c->effective, c->effective_len);
+		perm = cap_mask(c->permitted, c->permitted_len);
+		inh = cap_mask(c->inheritable, c->inheritable_len);
+		amb = cap_mask(c->ambient, c->ambient_len);
+	}
+	memset(data, 0, sizeof(data));
+	data[0].effective = (uint32_t)eff;
+	data[1].effective = (uint32_t)(eff >> 32);
+	data[0].permitted = (uint32_t)perm;
+	data[1].permitted = (uint32_t)(perm >> 32);
+	data[0].inheritable = (uint32_t)inh;
+	data[1].inheritable = (uint32_t)(inh >> 32);
+	if (syscall(SYS_capset, &hdr, data) < 0)
+		init_fail(ctx, errno, "capset");
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
+		init_fail(ctx, errno, "clear ambient capabilities");
+	for (cap = 0; cap <= last_cap(); cap++) {
+		if (!(amb & (1ULL << cap)))
+			continue;
+		/* runc ignores ambient capabilities that are not also
+		 * permitted and inheritable */
+		if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0) < 0 && errno != EPERM)
+			init_fail(ctx, errno, "raise ambient capability %s", cap_names[cap]);
+	}
+}
+
+static void set_user(struct kc_init_ctx *ctx)
+{
+	const struct oci_user *u = &ctx->process->user;
+	gid_t *groups = NULL;
+	size_t i;
+
+	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)
+		init_fail(ctx, errno, "prctl PR_SET_KEEPCAPS");
+	if (u->additional_gids_len) {
+		groups = calloc(u->additional_gids_len, sizeof(gid_t));
+		if (groups == NULL)
+			init_fail(ctx, ENOMEM, "setgroups");
+		for (i = 0; i < u->additional_gids_len; i++)
+			groups[i] = u->additional_gids[i];
+	}
+	if (setgroups(u->additional_gids_len, groups) < 0 && !(errno == EPERM && !groups))
+		init_fail(ctx, errno, "setgroups");
+	free(groups);
+	if (setresgid(u->gid, u->gid, u->gid) < 0)
+		init_fail(ctx, errno, "setresgid %u", u->gid);
+	if (setresuid(u->uid, u->uid, u->uid) < 0)
+		init_fail(ctx, errno, "setresuid %u", u->uid);
+	if (prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0) < 0)
+		init_fail(ctx, errno, "prctl PR_SET_KEEPCAPS");
+	umask(u->has_umask ? (mode_t)u->umask : 0022);
+}
+
+static const char *env_get(char **env, size_t len, const char *name)
+{
+	size_t n = strlen(name), i;
+
+	for (i = 0; i < len; i++)
+		if (strncmp(env[i], name, n) == 0 && env[i][n] == '=')
+			return env[i] + n + 1;
+	return NULL;
+}
+
+/* Go's exec.LookPath, as runc uses it: the messages are runc's. */
+static char *resolve_executable(struct kc_init_ctx *ctx)
+{
+	const char *arg0 = ctx->process->args[0];
+	const char *path_env;
+	char *paths, *dir, *save = NULL, *candidate = NULL;
+	struct stat st;
+
+	if (strchr(arg0, '/')) {
+		if (stat(arg0, &st) < 0)
+			init_fail(ctx, errno, "exec: \"%s\": stat %s", arg0, arg0);
+		if (S_ISDIR(st.st_mode))
+			init_fail(ctx, EISDIR, "exec: \"%s\"", arg0);
+		if (faccessat(AT_FDCWD, arg0, X_OK, AT_EACCESS) < 0)
+			init_fail(ctx, errno, "exec: \"%s\"", arg0);
+		return strdup(arg0);
+	}
+	path_env = env_get(ctx->process->env, ctx->process->env_len, "PATH");
+	if (path_env == NULL)
+		path_env = DEFAULT_PATH;
+	paths = strdup(path_env);
+	for (dir = strtok_r(paths, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+		free(candidate);
+		if (asprintf(&candidate, "%s/%s", *dir ? dir : ".", arg0) < 0)
+			break;
+		if (stat(candidate, &st) == 0 && !S_ISDIR(st.st_mode) &&
+		    faccessat(AT_FDCWD, candidate, X_OK, AT_EACCESS) == 0) {
+			free(paths);
+			return candidate;
+		}
+	}
+	free(paths);
+	init_fail(ctx, 0, "exec: \"%s\": executable file not found in $PATH", arg0);
+}
+
+/* runc sets HOME from the user's /etc/passwd entry when process.env has none. */
+static char **build_env(struct kc_init_ctx *ctx)
+{
+	const struct oci_process *p = ctx->process;
+	char **env = calloc(p->env_len + 2, sizeof(char *));
+	size_t i;
+
+	if (env == NULL)
+		init_fail(ctx, ENOMEM, "environment");
+	for (i = 0; i < p->env_len; i++)
+		env[i] = p->env[i];
+	if (env_get(p->env, p->env_len, "HOME") == NULL) {
+		char line[1024], *home = NULL;
+		FILE *f = fopen("/etc/passwd", "re");
+
+		while (f && fgets(line, sizeof(line), f)) {
+			char *fields[7], *s = line, *q;
+			int n = 0;
+
+			while (n < 7 && (q = strsep(&s, ":")) != NULL)
+				fields[n++] = q;
+			if (n == 7 && strtoul(fields[2], NULL, 10) == p->user.uid) {
+				fields[5][strcspn(fields[5], "\n")] = '\0';
+				if (asprintf(&home, "HOME=%s", fields[5]) < 0)
+					home = NULL;
+				break;
+			}
+		}
+		if (f)
+			fclose(f);
+		env[i++] = home ? home : (char *)"HOME=/";
+	}
+	return env;
+}
+
+static void wait_exec_fifo(struct kc_init_ctx *ctx)
+{
+	int fd;
+
+	/* Blocks until `kcrun start` opens the fifo for reading. */
+	fd = openat(ctx->state_dir_fd, "exec.fifo", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		_exit(1);
+	if (write(fd, "0", 1) != 1)
+		_exit(1);
+	close(fd);
+	close(ctx->state_dir_fd);
+}
+
+_Noreturn void kc_init_main(struct kc_init_ctx *ctx)
+{
+	const struct oci_process *p = ctx->process;
+	kc_error_t err = NULL;
+	bool chdir_done;
+	char **env, *exe;
+	char go;
+
+	if (ctx->cfd >= 0)
+		close(ctx->cfd);
+	/* Nothing the caller left open beyond stdio + --preserve-fds reaches the process. */
+	syscall(SYS_close_range, 3 + ctx->preserve_fds, ~0U, 4 /* CLOSE_RANGE_CLOEXEC */);
+
+	if (read(ctx->go_fd, &go, 1) != 1)
+		_exit(1);
+	close(ctx->go_fd);
+
+	if (!ctx->joined) {
+		if (ctx->spec->hostname &&
+		    sethostname(ctx->spec->hostname, strlen(ctx->spec->hostname)) < 0)
+			init_fail(ctx, errno, "sethostname %s", ctx->spec->hostname);
+		if (ctx->spec->domainname &&
+		    setdomainname(ctx->spec->domainname, strlen(ctx->spec->domainname)) < 0)
+			init_fail(ctx, errno, "setdomainname %s", ctx->spec->domainname);
+		if (ctx->spec->linux_)
+			write_sysctls(ctx);
+		if (ctx->deferred_readonly_len &&
+		    kc_mounts_readonly_inside(ctx->deferred_readonly, ctx->deferred_readonly_len,
+					      &err) < 0)
+			init_fail_err(ctx, &err);
+	}
+	set_rlimits(ctx);
+	if (ctx->pty_slave_fd >= 0 && kc_terminal_setup_slave(ctx->pty_slave_fd, &err) < 0)
+		init_fail_err(ctx, &err);
+
+	chdir_done = chdir(p->cwd) == 0;
+	if (!chdir_done && errno != EACCES && errno != EPERM)
+		init_fail(ctx, errno, "chdir to cwd (\"%s\") set in config.json failed", p->cwd);
+
+	/* Without no_new_privs, a filter can only be loaded while init still has
+	 * CAP_SYS_ADMIN (seccomp.h). */
+	if (ctx->seccomp && !p->no_new_privileges && kc_seccomp_load(ctx->seccomp, &err) < 0)
+		init_fail_err(ctx, &err);
+
+	drop_bounding(ctx);
+	set_user(ctx);
+	if (!chdir_done && chdir(p->cwd) < 0)
+		init_fail(ctx, errno, "chdir to cwd (\"%s\") set in config.json failed", p->cwd);
+	set_capabilities(ctx);
+	if (p->no_new_privileges && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		init_fail(ctx, errno, "prctl PR_SET_NO_NEW_PRIVS");
+
+	env = build_env(ctx);
+	exe = resolve_executable(ctx);
+
+	/* Point of no return: tell the parent we are ready. */
+	if (write(ctx->report_fd, "R", 1) != 1)
+		_exit(1);
+	close(ctx->report_fd);
+	ctx->report_fd = -1;
+
+	if (ctx->state_dir_fd >= 0)
+		wait_exec_fifo(ctx);
+
+	if (ctx->seccomp && p->no_new_privileges && kc_seccomp_load(ctx->seccomp, &err) < 0)
+		init_fail_err(ctx, &err);
+	execve(exe, p->args, env);
+	init_fail(ctx, errno, "exec: \"%s\"", p->args[0]);
+}
+
+int kc_init_wait_ready(int report_fd, kc_error_t *err)
+{
+	char buf[4097];
+	size_t len = 0;
+	ssize_t n;
+
+	while (len < sizeof(buf) - 1) {
+		n = read(report_fd, buf + len, sizeof(buf) - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+		if (buf[0] == 'R')
+			return 0;
+	}
+	buf[len] = '\0';
+	if (len > 0 && buf[0] == 'R')
+		return 0;
+	if (len > 1 && buf[0] == 'E')
+		return kc_error_set(err, 0, "unable to start container process: %s", buf + 1);
+	return kc_error_set(err, 0, "unable to start container process: init exited during set-up");
+}

@@ -1,0 +1,41 @@
+/* What the container's init does between fork_into_container() and
+ * execve(): everything that has to be done by the process itself, in the
+ * container's namespaces and with the container's creds.  The mount tree,
+ * devices, network and cgroup are already built from outside. */
+#ifndef KCRUN_INIT_H
+#define KCRUN_INIT_H
+
+#include <seccomp.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "oci-spec/spec.h"
+
+struct kc_init_ctx {
+	const struct oci_spec *spec;
+	const struct oci_process *process;
+	int cfd;               /* closed first thing */
+	int go_fd;             /* parent writes one byte when set-up is done */
+	int report_fd;         /* init writes "R" (ready) or "E<message>" */
+	int state_dir_fd;      /* <root>/<id>, for exec.fifo; -1: exec at once */
+	int pty_slave_fd;      /* process.terminal: the slave; -1 otherwise */
+	int preserve_fds;      /* fds 3 .. 3+N-1 stay open across exec */
+	scmp_filter_ctx seccomp;
+	const char *const *deferred_readonly; /* see mounts.h */
+	size_t deferred_readonly_len;
+	bool joined;           /* kcrun exec: no hostname/sysctl set-up */
+};
+
+/* Never returns: execs process.args or _exit()s non-zero after reporting
+ * the error on report_fd. */
+_Noreturn void kc_init_main(struct kc_init_ctx *ctx);
+
+/* Reads init's report: 0 when it reached the point of no return (exec or
+ * the exec fifo), -1 with init's error otherwise. */
+#include "error.h"
+int kc_init_wait_ready(int report_fd, kc_error_t *err);
+
+/* CAP_xxx name -> number, -1 if unknown. */
+int kc_cap_from_name(const char *name);
+
+#endif
