@@ -8,6 +8,7 @@ int main(void)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	test_terminal();
 	test_seccomp();
+	test_hooks();
 	printf("1..%d\n", tap_count);
 	return tap_failed ? 1 : 0;
 }
