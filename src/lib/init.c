@@ -14,6 +14,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "hooks.h"
 #include "mounts.h"
 #include "seccomp.h"
 #include "terminal.h"
@@ -319,6 +320,38 @@ static char **build_env(struct kc_init_ctx *ctx)
 	return env;
 }
 
+static char *read_all(int fd)
+{
+	size_t len = 0, cap = 4096;
+	char *buf = malloc(cap);
+	ssize_t n;
+
+	while (buf) {
+		if (len + 1 >= cap) {
+			char *p = realloc(buf, cap * 2);
+
+			if (p == NULL)
+				break;
+			buf = p;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		if (n == 0) {
+			if (len == 0)
+				break; /* the parent died before releasing us */
+			buf[len] = '\0';
+			return buf;
+		}
+		len += (size_t)n;
+	}
+	free(buf);
+	return NULL;
+}
+
 static void wait_exec_fifo(struct kc_init_ctx *ctx)
 {
 	int fd;
@@ -338,15 +371,16 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 	const struct oci_process *p = ctx->process;
 	kc_error_t err = NULL;
 	bool chdir_done;
-	char **env, *exe;
-	char go;
+	char **env, *exe, *state_json;
 
 	if (ctx->cfd >= 0)
 		close(ctx->cfd);
 	/* Nothing the caller left open beyond stdio + --preserve-fds reaches the process. */
 	syscall(SYS_close_range, 3 + ctx->preserve_fds, ~0U, 4 /* CLOSE_RANGE_CLOEXEC */);
 
-	if (read(ctx->go_fd, &go, 1) != 1)
+	/* The parent sends the hook state JSON and closes: that is the go. */
+	state_json = read_all(ctx->go_fd);
+	if (state_json == NULL)
 		_exit(1);
 	close(ctx->go_fd);
 
@@ -363,6 +397,18 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 		    kc_mounts_readonly_inside(ctx->deferred_readonly, ctx->deferred_readonly_len,
 					      &err) < 0)
 			init_fail_err(ctx, &err);
+	}
+	if (ctx->hooks && ctx->hooks->create_container_len) {
+		size_t i;
+
+		for (i = 0; i < ctx->hooks->create_container_len; i++)
+			fcntl(ctx->hook_fds[i], F_SETFD, 0);
+		if (kc_hooks_run_fds(ctx->hooks->create_container, ctx->hook_fds,
+				     ctx->hooks->create_container_len, state_json,
+				     "createContainer", &err) < 0)
+			init_fail_err(ctx, &err);
+		for (i = 0; i < ctx->hooks->create_container_len; i++)
+			close(ctx->hook_fds[i]);
 	}
 	set_rlimits(ctx);
 	if (ctx->pty_slave_fd >= 0 && kc_terminal_setup_slave(ctx->pty_slave_fd, &err) < 0)
@@ -396,6 +442,12 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 
 	if (ctx->state_dir_fd >= 0)
 		wait_exec_fifo(ctx);
+	if (ctx->hooks && ctx->hooks->start_container_len &&
+	    kc_hooks_run(ctx->hooks->start_container, ctx->hooks->start_container_len, state_json,
+			 "startContainer", &err) < 0) {
+		fprintf(stderr, "kcrun: %s\n", err->msg);
+		_exit(1);
+	}
 
 	if (ctx->seccomp && p->no_new_privileges && kc_seccomp_load(ctx->seccomp, &err) < 0)
 		init_fail_err(ctx, &err);

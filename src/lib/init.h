@@ -24,6 +24,8 @@ struct kc_init_ctx {
 	const char *const *deferred_readonly; /* see mounts.h */
 	size_t deferred_readonly_len;
 	bool joined;           /* kcrun exec: no hostname/sysctl set-up */
+	const struct oci_hooks *hooks; /* createContainer, startContainer */
+	const int *hook_fds;   /* createContainer executables, opened by the parent */
 };
 
 /* Never returns: execs process.args or _exit()s non-zero after reporting

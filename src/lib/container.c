@@ -1,0 +1,598 @@
+/* The plan (see docs/kcrun.8 and architecture.md): config.json -> ordered
+ * steps, each undone in reverse order when a later one fails, so a failed
+ * create leaves no state directory, no cgroup, no container object and no
+ * process behind. */
+#include "container.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "devices.h"
+#include "hooks.h"
+#include "init.h"
+#include "kcontainer.h"
+#include "log.h"
+#include "mounts.h"
+#include "seccomp.h"
+#include "state.h"
+#include "terminal.h"
+#include "userns.h"
+#include "oci-spec/spec.h"
+
+static inline void close_fdp(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+}
+#define cleanup_close __attribute__((cleanup(close_fdp)))
+static inline void freep(void *p)
+{
+	free(*(void **)p);
+}
+#define cleanup_free __attribute__((cleanup(freep)))
+
+int kc_require_kernel(kc_error_t *err)
+{
+	if (!kc_kernel_has_containers())
+		return kc_error_set(err, 0,
+				    "this kernel has no container objects (/proc/containers "
+				    "missing); boot the kcrun kernel");
+	return 0;
+}
+
+int kc_parse_signal(const char *s)
+{
+	static const struct {
+		const char *name;
+		int sig;
+	} names[] = {
+		{"HUP", SIGHUP},   {"INT", SIGINT},     {"QUIT", SIGQUIT}, {"ILL", SIGILL},
+		{"TRAP", SIGTRAP}, {"ABRT", SIGABRT},   {"IOT", SIGIOT},   {"BUS", SIGBUS},
+		{"FPE", SIGFPE},   {"KILL", SIGKILL},   {"USR1", SIGUSR1}, {"SEGV", SIGSEGV},
+		{"USR2", SIGUSR2}, {"PIPE", SIGPIPE},   {"ALRM", SIGALRM}, {"TERM", SIGTERM},
+		{"STKFLT", SIGSTKFLT}, {"CHLD", SIGCHLD}, {"CONT", SIGCONT}, {"STOP", SIGSTOP},
+		{"TSTP", SIGTSTP}, {"TTIN", SIGTTIN},   {"TTOU", SIGTTOU}, {"URG", SIGURG},
+		{"XCPU", SIGXCPU}, {"XFSZ", SIGXFSZ},   {"VTALRM", SIGVTALRM}, {"PROF", SIGPROF},
+		{"WINCH", SIGWINCH}, {"IO", SIGIO},     {"POLL", SIGPOLL}, {"PWR", SIGPWR},
+		{"SYS", SIGSYS},
+	};
+	const char *name = s;
+	char *end;
+	long n;
+	size_t i;
+
+	if (s == NULL || *s == '\0')
+		return -1;
+	n = strtol(s, &end, 10);
+	if (*end == '\0')
+		return n > 0 && n < NSIG ? (int)n : -1;
+	if (strncasecmp(name, "SIG", 3) == 0)
+		name += 3;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcasecmp(name, names[i].name) == 0)
+			return names[i].sig;
+	if (strncasecmp(name, "RTMIN", 5) == 0 || strncasecmp(name, "RTMAX", 5) == 0) {
+		long off = name[5] ? strtol(name + 5, &end, 10) : 0;
+
+		if (*end == '\0' || name[5] == '\0') {
+			int sig = strncasecmp(name, "RTMIN", 5) == 0 ? SIGRTMIN + (int)off
+								     : SIGRTMAX + (int)off;
+			if (sig >= SIGRTMIN && sig <= SIGRTMAX)
+				return sig;
+		}
+	}
+	return -1;
+}
+
+/* ---- create ---- */
+
+static const struct {
+	enum oci_namespace_type type;
+	unsigned int create_flag;
+	int clone_flag;
+} ns_table[] = {
+	{OCI_NS_MOUNT, CONTAINER_NEW_EMPTY_FS_NS, CLONE_NEWNS},
+	{OCI_NS_PID, CONTAINER_NEW_PID_NS, CLONE_NEWPID},
+	{OCI_NS_NETWORK, CONTAINER_NEW_NET_NS, CLONE_NEWNET},
+	{OCI_NS_IPC, CONTAINER_NEW_IPC_NS, CLONE_NEWIPC},
+	{OCI_NS_UTS, CONTAINER_NEW_UTS_NS, CLONE_NEWUTS},
+	{OCI_NS_CGROUP, CONTAINER_NEW_CGROUP_NS, CLONE_NEWCGROUP},
+};
+
+/* Everything create acquired, released in reverse order by undo_create. */
+struct create_ctx {
+	const struct kc_create_opts *opts;
+	struct oci_spec *spec;
+	char *bundle;
+	char *rootfs;
+	char *config_path;
+	char *state_dir;
+	bool state_dir_made;
+	int state_dir_fd;
+	int userns_fd;
+	int cfd;
+	pid_t pid;
+	int go_fd, report_fd;
+	int pty_master, pty_slave;
+	int *hook_fds;
+	size_t hook_fds_len;
+	scmp_filter_ctx seccomp;
+	struct kc_mount_ctx mounts;
+	char *cgroup_path;
+};
+
+static void release_create(struct create_ctx *c, bool failed)
+{
+	if (failed && c->pid > 0) {
+		int status;
+
+		kill(c->pid, SIGKILL);
+		while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR)
+			;
+	}
+	if (c->go_fd >= 0)
+		close(c->go_fd);
+	if (c->report_fd >= 0)
+		close(c->report_fd);
+	if (c->pty_slave >= 0)
+		close(c->pty_slave);
+	if (failed && c->pty_master >= 0)
+		close(c->pty_master);
+	if (c->hook_fds)
+		kc_hooks_close_executables(c->hook_fds, c->hook_fds_len);
+	kc_seccomp_release(c->seccomp);
+	kc_mount_ctx_release(&c->mounts);
+	if (failed && c->cfd >= 0)
+		close(c->cfd); /* a never-started container dies with its last fd */
+	if (c->userns_fd >= 0)
+		close(c->userns_fd);
+	if (c->state_dir_fd >= 0)
+		close(c->state_dir_fd);
+	if (failed && c->state_dir_made) {
+		kc_error_t ignored = NULL;
+
+		kc_state_remove(c->opts->root, c->opts->id, &ignored);
+		kc_error_free(&ignored);
+	}
+	oci_spec_free(c->spec);
+	free(c->bundle);
+	free(c->rootfs);
+	free(c->config_path);
+	free(c->state_dir);
+	free(c->cgroup_path);
+}
+
+static int mkdir_p(const char *path, mode_t mode, kc_error_t *err)
+{
+	char buf[PATH_MAX], *p;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, mode) < 0 && errno != EEXIST)
+			return kc_error_set(err, errno, "mkdir %s", buf);
+		*p = '/';
+	}
+	if (mkdir(buf, mode) < 0 && errno != EEXIST)
+		return kc_error_set(err, errno, "mkdir %s", buf);
+	return 0;
+}
+
+static int load_config(struct create_ctx *c, kc_error_t *err)
+{
+	const char *bundle = c->opts->bundle ? c->opts->bundle : ".";
+	char *msg = NULL;
+
+	c->bundle = realpath(bundle, NULL);
+	if (c->bundle == NULL)
+		return kc_error_set(err, errno, "chdir %s", bundle);
+	if (asprintf(&c->config_path, "%s/config.json", c->bundle) < 0)
+		return kc_error_set(err, ENOMEM, "config");
+	if (access(c->config_path, F_OK) < 0 && errno == ENOENT)
+		return kc_error_set(err, 0, "JSON specification file config.json not found");
+	if (oci_spec_parse_file(c->config_path, &c->spec, &msg) < 0 ||
+	    oci_spec_validate_for_create(c->spec, &msg) < 0) {
+		kc_error_set(err, 0, "%s", msg ? msg : "invalid config.json");
+		free(msg);
+		return -1;
+	}
+	if (c->spec->root == NULL || c->spec->root->path == NULL)
+		return kc_error_set(err, 0, "root.path: required");
+	if (c->spec->root->path[0] == '/')
+		c->rootfs = strdup(c->spec->root->path);
+	else if (asprintf(&c->rootfs, "%s/%s", c->bundle, c->spec->root->path) < 0)
+		c->rootfs = NULL;
+	if (c->rootfs == NULL)
+		return kc_error_set(err, ENOMEM, "root.path");
+	return 0;
+}
+
+static int make_state_dir(struct create_ctx *c, kc_error_t *err)
+{
+	if (mkdir_p(c->opts->root, 0700, err) < 0)
+		return -1;
+	c->state_dir = kc_state_dir(c->opts->root, c->opts->id);
+	if (c->state_dir == NULL)
+		return kc_error_set(err, ENOMEM, "state");
+	if (mkdir(c->state_dir, 0711) < 0) {
+		if (errno == EEXIST)
+			return kc_error_set(err, 0, "container with id exists: %s", c->opts->id);
+		return kc_error_set(err, errno, "mkdir %s", c->state_dir);
+	}
+	c->state_dir_made = true;
+	c->state_dir_fd = open(c->state_dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (c->state_dir_fd < 0)
+		return kc_error_set(err, errno, "open %s", c->state_dir);
+	if (!c->opts->run && mkfifoat(c->state_dir_fd, KC_EXEC_FIFO, 0622) < 0)
+		return kc_error_set(err, errno, "mkfifo %s/%s", c->state_dir, KC_EXEC_FIFO);
+	return 0;
+}
+
+/* linux.namespaces without a path -> container_create flags; the user
+ * namespace -> a mapped namespace fd (CONTAINER_USER_NS_FD). */
+static int namespace_flags(struct create_ctx *c, unsigned int *flags, kc_error_t *err)
+{
+	const struct oci_linux *lx = c->spec->linux_;
+	size_t i, j;
+
+	*flags = CONTAINER_FD_CLOEXEC;
+	for (i = 0; lx && i < lx->namespaces_len; i++) {
+		const struct oci_namespace *ns = &lx->namespaces[i];
+
+		if (ns->type == OCI_NS_USER) {
+			if (ns->path) {
+				c->userns_fd = open(ns->path, O_RDONLY | O_CLOEXEC);
+				if (c->userns_fd < 0)
+					return kc_error_set(err, errno,
+							    "linux.namespaces[%zu]: open %s", i,
+							    ns->path);
+			} else {
+				c->userns_fd = kc_userns_create_mapped(lx, err);
+				if (c->userns_fd < 0)
+					return -1;
+			}
+			*flags |= CONTAINER_USER_NS_FD;
+			continue;
+		}
+		if (ns->type == OCI_NS_TIME)
+			return kc_error_set(err, 0,
+					    "linux.namespaces[%zu]: time namespaces are not "
+					    "supported by kernel containers", i);
+		if (ns->path)
+			continue;
+		for (j = 0; j < sizeof(ns_table) / sizeof(ns_table[0]); j++)
+			if (ns_table[j].type == ns->type)
+				*flags |= ns_table[j].create_flag;
+	}
+	if (!(*flags & CONTAINER_NEW_EMPTY_FS_NS) &&
+	    !(lx && oci_linux_find_namespace(lx, OCI_NS_MOUNT)))
+		return kc_error_set(err, 0, "linux.namespaces: a mount namespace is required");
+	return 0;
+}
+
+/* linux.namespaces with a path: container_setns before init exists. */
+static int join_namespaces(struct create_ctx *c, kc_error_t *err)
+{
+	const struct oci_linux *lx = c->spec->linux_;
+	size_t i, j;
+
+	for (i = 0; lx && i < lx->namespaces_len; i++) {
+		const struct oci_namespace *ns = &lx->namespaces[i];
+		int fd, clone_flag = 0;
+
+		if (ns->path == NULL || ns->type == OCI_NS_USER)
+			continue;
+		for (j = 0; j < sizeof(ns_table) / sizeof(ns_table[0]); j++)
+			if (ns_table[j].type == ns->type)
+				clone_flag = ns_table[j].clone_flag;
+		fd = open(ns->path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return kc_error_set(err, errno, "linux.namespaces[%zu]: open %s", i,
+					    ns->path);
+		if (kc_container_setns(c->cfd, fd, clone_flag) < 0) {
+			kc_error_set(err, errno, "linux.namespaces[%zu]: join %s namespace %s", i,
+				     oci_namespace_type_name(ns->type), ns->path);
+			close(fd);
+			return -1;
+		}
+		close(fd);
+	}
+	return 0;
+}
+
+static int build_mount_tree(struct create_ctx *c, kc_error_t *err)
+{
+	const struct oci_namespace *mnt = oci_linux_find_namespace(c->spec->linux_, OCI_NS_MOUNT);
+	const struct oci_namespace *user = oci_linux_find_namespace(c->spec->linux_, OCI_NS_USER);
+
+	if (mnt == NULL || mnt->path)
+		return 0; /* a joined mount namespace is used as it is */
+	c->mounts.cfd = c->cfd;
+	c->mounts.bundle = c->bundle;
+	c->mounts.rootfs = c->rootfs;
+	c->mounts.cgroup_path = c->cgroup_path;
+	c->mounts.userns = user != NULL;
+	if (kc_mounts_setup_rootfs(&c->mounts, c->spec, err) < 0 ||
+	    kc_mounts_setup(&c->mounts, c->spec, err) < 0 ||
+	    kc_devices_setup(c->cfd, c->spec, c->mounts.dev_is_tmpfs, c->mounts.userns, err) < 0 ||
+	    kc_mounts_finish(&c->mounts, c->spec, err) < 0)
+		return -1;
+	/* runc creates a missing process.cwd */
+	if (c->spec->process && c->spec->process->cwd) {
+		kc_error_t ignored = NULL;
+
+		kc_mkdir_p_at(c->cfd, c->spec->process->cwd, 0755, &ignored);
+		kc_error_free(&ignored);
+	}
+	return 0;
+}
+
+static int setup_terminal(struct create_ctx *c, kc_error_t *err)
+{
+	const struct oci_process *p = c->spec->process;
+	int pts = -1;
+
+	if (!p->terminal) {
+		if (c->opts->console_socket)
+			return kc_error_set(err, 0,
+					    "cannot use console socket if kcrun will not detach "
+					    "or allocate tty");
+		return 0;
+	}
+	if (c->opts->console_socket == NULL && !c->opts->run)
+		return kc_error_set(err, 0,
+				    "cannot allocate tty if kcrun will detach without setting "
+				    "console socket");
+	if (kc_terminal_open_ptmx(c->cfd, "dev/pts/ptmx", &c->pty_master, err) < 0 ||
+	    kc_terminal_create_pty(c->pty_master,
+				   p->has_console_size ? p->console_size.height : 0,
+				   p->has_console_size ? p->console_size.width : 0, &c->pty_slave,
+				   &pts, err) < 0)
+		return -1;
+	if (c->opts->console_socket) {
+		if (kc_terminal_send_master(c->opts->console_socket, c->pty_master, pts, err) < 0)
+			return -1;
+		close(c->pty_master);
+		c->pty_master = -1;
+	}
+	return 0;
+}
+
+/* runtime-spec state for hooks (status "creating" until init is parked). */
+static char *hook_state(struct create_ctx *c, enum oci_status status)
+{
+	struct oci_state st = {
+		.oci_version = (char *)OCI_SPEC_VERSION,
+		.id = (char *)c->opts->id,
+		.status = status,
+		.pid = c->pid,
+		.bundle = c->bundle,
+		.annotations = c->spec->annotations,
+	};
+	char *json = NULL;
+
+	if (oci_state_to_hook_json(&st, &json) < 0)
+		return NULL;
+	return json;
+}
+
+static int write_pid_file(const char *path, pid_t pid, kc_error_t *err)
+{
+	char tmp[PATH_MAX], buf[32];
+	const char *slash = strrchr(path, '/');
+	int fd, n;
+
+	if (slash)
+		snprintf(tmp, sizeof(tmp), "%.*s/.%s", (int)(slash - path), path, slash + 1);
+	else
+		snprintf(tmp, sizeof(tmp), ".%s", path);
+	n = snprintf(buf, sizeof(buf), "%d", (int)pid);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return kc_error_set(err, errno, "pid file %s", tmp);
+	if (write(fd, buf, (size_t)n) != n) {
+		close(fd);
+		unlink(tmp);
+		return kc_error_set(err, errno, "write pid file %s", tmp);
+	}
+	close(fd);
+	if (rename(tmp, path) < 0) {
+		unlink(tmp);
+		return kc_error_set(err, errno, "rename pid file to %s", path);
+	}
+	return 0;
+}
+
+static int write_oom_score_adj(pid_t pid, int value, kc_error_t *err)
+{
+	char path[64], buf[16];
+	int fd, n;
+
+	snprintf(path, sizeof(path), "/proc/%d/oom_score_adj", (int)pid);
+	n = snprintf(buf, sizeof(buf), "%d", value);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return kc_error_set(err, errno, "process.oomScoreAdj: open %s", path);
+	if (write(fd, buf, (size_t)n) != n) {
+		close(fd);
+		return kc_error_set(err, errno, "process.oomScoreAdj: write %s", path);
+	}
+	close(fd);
+	return 0;
+}
+
+static int write_state(struct create_ctx *c, kc_error_t *err)
+{
+	struct kc_state st = {
+		.id = (char *)c->opts->id,
+		.pid = c->pid,
+		.bundle = c->bundle,
+		.rootfs = c->rootfs,
+		.owner = (char *)"",
+		.cgroup_path = c->cgroup_path ? c->cgroup_path : (char *)"",
+		.config_path = c->config_path,
+		.has_poststart_hooks = c->spec->hooks && c->spec->hooks->poststart_len,
+		.has_poststop_hooks = c->spec->hooks && c->spec->hooks->poststop_len,
+		.has_pid_ns = oci_linux_find_namespace(c->spec->linux_, OCI_NS_PID) != NULL,
+		.annotations = c->spec->annotations,
+	};
+
+	clock_gettime(CLOCK_REALTIME, &st.created);
+	st.start_time = kc_proc_start_time(c->pid, NULL);
+	return kc_state_write(c->opts->root, &st, err);
+}
+
+/* The child side of fork_into_container. */
+static _Noreturn void run_init(struct create_ctx *c, int go_fd, int report_fd)
+{
+	struct kc_init_ctx ic = {
+		.spec = c->spec,
+		.process = c->spec->process,
+		.cfd = c->cfd,
+		.go_fd = go_fd,
+		.report_fd = report_fd,
+		.state_dir_fd = c->opts->run ? -1 : c->state_dir_fd,
+		.pty_slave_fd = c->pty_slave,
+		.preserve_fds = c->opts->preserve_fds,
+		.seccomp = c->seccomp,
+		.deferred_readonly = c->mounts.deferred_readonly,
+		.deferred_readonly_len = c->mounts.deferred_readonly_len,
+		.hooks = c->spec->hooks,
+		.hook_fds = c->hook_fds,
+	};
+
+	if (c->pty_master >= 0)
+		close(c->pty_master);
+	kc_init_main(&ic);
+}
+
+int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_error_t *err)
+{
+	struct create_ctx c = {
+		.opts = opts,
+		.state_dir_fd = -1,
+		.userns_fd = -1,
+		.cfd = -1,
+		.go_fd = -1,
+		.report_fd = -1,
+		.pty_master = -1,
+		.pty_slave = -1,
+	};
+	const struct oci_hooks *hooks;
+	unsigned int flags;
+	int go[2], report[2];
+	char *state_json = NULL;
+
+	if (kc_require_kernel(err) < 0 || kc_state_check_id(opts->id, err) < 0)
+		return -1;
+	if (load_config(&c, err) < 0)
+		goto fail;
+	hooks = c.spec->hooks;
+	if (make_state_dir(&c, err) < 0)
+		goto fail;
+	if (c.spec->linux_ && c.spec->linux_->seccomp &&
+	    kc_seccomp_build(c.spec->linux_->seccomp, &c.seccomp, err) < 0)
+		goto fail;
+	if (namespace_flags(&c, &flags, err) < 0)
+		goto fail;
+
+	c.cfd = kc_container_create(opts->id, flags, c.userns_fd);
+	if (c.cfd < 0) {
+		if (errno == EEXIST)
+			kc_error_set(err, 0, "container with id exists: %s", opts->id);
+		else
+			kc_error_set(err, errno, "container_create");
+		goto fail;
+	}
+	if (join_namespaces(&c, err) < 0 || build_mount_tree(&c, err) < 0 ||
+	    setup_terminal(&c, err) < 0)
+		goto fail;
+	if (hooks && hooks->create_container_len &&
+	    kc_hooks_open_executables(hooks->create_container, hooks->create_container_len,
+				      &c.hook_fds, err) < 0)
+		goto fail;
+	if (hooks)
+		c.hook_fds_len = hooks->create_container_len;
+
+	if (pipe2(go, O_CLOEXEC) < 0)
+		goto fail_errno;
+	if (pipe2(report, O_CLOEXEC) < 0) {
+		close(go[0]);
+		close(go[1]);
+		goto fail_errno;
+	}
+	c.go_fd = go[1];
+	c.report_fd = report[0];
+
+	c.pid = kc_fork_into_container(c.cfd);
+	if (c.pid < 0) {
+		close(go[0]);
+		close(report[1]);
+		kc_error_set(err, errno, "fork_into_container");
+		goto fail;
+	}
+	if (c.pid == 0) {
+		close(go[1]);
+		close(report[0]);
+		run_init(&c, go[0], report[1]);
+	}
+	close(go[0]);
+	close(report[1]);
+	close(c.pty_slave);
+	c.pty_slave = -1;
+
+	if (c.spec->process->has_oom_score_adj &&
+	    write_oom_score_adj(c.pid, c.spec->process->oom_score_adj, err) < 0)
+		goto fail;
+	state_json = hook_state(&c, OCI_STATUS_CREATING);
+	if (state_json == NULL) {
+		kc_error_set(err, ENOMEM, "state JSON for hooks");
+		goto fail;
+	}
+	if (hooks && (kc_hooks_run(hooks->prestart, hooks->prestart_len, state_json, "prestart",
+				   err) < 0 ||
+		      kc_hooks_run(hooks->create_runtime, hooks->create_runtime_len, state_json,
+				   "createRuntime", err) < 0))
+		goto fail;
+	/* Release init; it gets the hook state for createContainer/startContainer. */
+	if (write(c.go_fd, state_json, strlen(state_json)) < 0) {
+		kc_error_set(err, errno, "release init");
+		goto fail;
+	}
+	close(c.go_fd);
+	c.go_fd = -1;
+	if (kc_init_wait_ready(c.report_fd, err) < 0)
+		goto fail;
+	if (write_state(&c, err) < 0)
+		goto fail;
+	if (opts->pid_file && write_pid_file(opts->pid_file, c.pid, err) < 0)
+		goto fail;
+
+	out->pid = c.pid;
+	out->cfd = c.cfd;
+	out->pty_master = c.pty_master;
+	c.cfd = -1;
+	free(state_json);
+	release_create(&c, false);
+	return 0;
+
+fail_errno:
+	kc_error_set(err, errno, "create");
+fail:
+	free(state_json);
+	release_create(&c, true);
+	return -1;
+}

@@ -1,0 +1,72 @@
+#include "userns.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "log.h"
+
+static int write_map(pid_t pid, const char *file, const struct oci_id_mapping *m, size_t n,
+		     kc_error_t *err)
+{
+	char path[64], buf[4096];
+	size_t len = 0, i;
+	int fd;
+
+	for (i = 0; i < n && len < sizeof(buf); i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%u %u %u\n",
+					m[i].container_id, m[i].host_id, m[i].size);
+	if (len >= sizeof(buf))
+		return kc_error_set(err, E2BIG, "linux.%s: too many mappings",
+				    strcmp(file, "uid_map") == 0 ? "uidMappings" : "gidMappings");
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return kc_error_set(err, errno, "open %s", path);
+	if (write(fd, buf, len) != (ssize_t)len) {
+		kc_error_set(err, errno, "write %s (%s)", path,
+			     strcmp(file, "uid_map") == 0 ? "linux.uidMappings" : "linux.gidMappings");
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+int kc_userns_create_mapped(const struct oci_linux *lx, kc_error_t *err)
+{
+	char path[64];
+	pid_t pid;
+	int status, fd = -1;
+
+	/* clone(CLONE_NEWUSER) directly: the child is in the new namespace the
+	 * moment clone returns, so no synchronisation is needed. */
+	pid = (pid_t)syscall(SYS_clone, CLONE_NEWUSER | SIGCHLD, NULL, NULL, NULL, 0);
+	if (pid < 0)
+		return kc_error_set(err, errno, "clone(CLONE_NEWUSER)");
+	if (pid == 0) {
+		for (;;)
+			pause();
+	}
+	if (lx->uid_mappings_len && write_map(pid, "uid_map", lx->uid_mappings,
+					      lx->uid_mappings_len, err) < 0)
+		goto out;
+	if (lx->gid_mappings_len && write_map(pid, "gid_map", lx->gid_mappings,
+					      lx->gid_mappings_len, err) < 0)
+		goto out;
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		kc_error_set(err, errno, "open %s", path);
+out:
+	kill(pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return fd;
+}
