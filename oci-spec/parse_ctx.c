@@ -1,0 +1,517 @@
+/* Typed field readers with JSON-path error messages (see parse_ctx.h). */
+#include "parse_ctx.h"
+#include "spec.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int ctx_oom(struct parse_ctx *ctx)
+{
+	if (ctx->error == NULL)
+		ctx->error = strdup("out of memory");
+	return -1;
+}
+
+int ctx_fail(struct parse_ctx *ctx, const char *key, const char *fmt, ...)
+{
+	size_t mark = ctx->path.len;
+	char *reason = NULL;
+	const char *where;
+	va_list ap;
+
+	if (ctx->error)
+		return -1;
+	if (key && path_push_key(&ctx->path, key) < 0)
+		return ctx_oom(ctx);
+	va_start(ap, fmt);
+	if (vasprintf(&reason, fmt, ap) < 0)
+		reason = NULL;
+	va_end(ap);
+	where = ctx->path.len ? ctx->path.text : ctx->source ? ctx->source : "config.json";
+	if (reason == NULL || asprintf(&ctx->error, "%s: %s", where, reason) < 0)
+		ctx->error = NULL;
+	free(reason);
+	path_truncate(&ctx->path, mark);
+	if (ctx->error == NULL)
+		return ctx_oom(ctx);
+	return -1;
+}
+
+int ctx_type_error(struct parse_ctx *ctx, const char *what, const struct json_value *v)
+{
+	return ctx_fail(ctx, NULL, "expected %s, got %s", what, json_type_name(v->type));
+}
+
+size_t ctx_enter_key(struct parse_ctx *ctx, const char *key)
+{
+	size_t mark = ctx->path.len;
+
+	if (path_push_key(&ctx->path, key) < 0) {
+		ctx_oom(ctx);
+		return (size_t)-1;
+	}
+	return mark;
+}
+
+size_t ctx_enter_index(struct parse_ctx *ctx, size_t index)
+{
+	size_t mark = ctx->path.len;
+
+	if (path_push_index(&ctx->path, index) < 0) {
+		ctx_oom(ctx);
+		return (size_t)-1;
+	}
+	return mark;
+}
+
+void ctx_leave(struct parse_ctx *ctx, size_t mark)
+{
+	path_truncate(&ctx->path, mark);
+}
+
+const struct json_value *ctx_field(const struct json_value *obj, const char *key)
+{
+	const struct json_value *v = json_object_get(obj, key);
+
+	if (v && v->type == JSON_NULL)
+		return NULL;
+	return v;
+}
+
+/* ---------- scalar readers ---------- */
+
+int read_string(struct parse_ctx *ctx, const struct json_value *v, size_t maxlen, char **out)
+{
+	if (v->type != JSON_STRING)
+		return ctx_type_error(ctx, "a string", v);
+	if (v->u.string.len > maxlen)
+		return ctx_fail(ctx, NULL, "string longer than %zu bytes", maxlen);
+	*out = strdup(v->u.string.text);
+	if (*out == NULL)
+		return ctx_oom(ctx);
+	return 0;
+}
+
+/* Checks the JSON number is an integer: Go refuses 1.5 or 1e3 for int fields. */
+static int check_integer_text(struct parse_ctx *ctx, const struct json_value *v)
+{
+	const char *p = v->u.string.text;
+
+	if (v->type != JSON_NUMBER)
+		return ctx_type_error(ctx, "an integer", v);
+	if (*p == '-')
+		p++;
+	if (*p == '\0' || strspn(p, "0123456789") != strlen(p))
+		return ctx_fail(ctx, NULL, "expected an integer, got %.32s", v->u.string.text);
+	return 0;
+}
+
+static int range_error(struct parse_ctx *ctx, const struct json_value *v, const char *range)
+{
+	const char *text = v->u.string.text;
+
+	return ctx_fail(ctx, NULL, "%.32s%s is out of range (%s)", text,
+			v->u.string.len > 32 ? "..." : "", range);
+}
+
+int read_int(struct parse_ctx *ctx, const struct json_value *v, int64_t min, int64_t max,
+	     int64_t *out)
+{
+	char range[64];
+	long long n;
+	char *end;
+
+	if (check_integer_text(ctx, v) < 0)
+		return -1;
+	snprintf(range, sizeof(range), "%" PRId64 "..%" PRId64, min, max);
+	errno = 0;
+	n = strtoll(v->u.string.text, &end, 10);
+	if (errno == ERANGE || *end != '\0' || n < min || n > max)
+		return range_error(ctx, v, range);
+	*out = n;
+	return 0;
+}
+
+int read_uint(struct parse_ctx *ctx, const struct json_value *v, uint64_t max, uint64_t *out)
+{
+	unsigned long long n;
+	char range[64];
+	char *end;
+
+	if (check_integer_text(ctx, v) < 0)
+		return -1;
+	snprintf(range, sizeof(range), "0..%" PRIu64, max);
+	if (v->u.string.text[0] == '-') {
+		/* "-0" is zero; anything else negative is out of range */
+		if (strspn(v->u.string.text + 1, "0") != v->u.string.len - 1)
+			return range_error(ctx, v, range);
+		*out = 0;
+		return 0;
+	}
+	errno = 0;
+	n = strtoull(v->u.string.text, &end, 10);
+	if (errno == ERANGE || *end != '\0' || n > max)
+		return range_error(ctx, v, range);
+	*out = n;
+	return 0;
+}
+
+/* ---------- field readers ---------- */
+
+/* Looks up key; returns 1 and enters its path if present, 0 if absent (an
+ * error if required), -1 on error. */
+static int enter_field(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
+		       bool required, const struct json_value **v, size_t *mark)
+{
+	*v = ctx_field(obj, key);
+	if (*v == NULL) {
+		if (required)
+			return ctx_fail(ctx, key, "required field is missing");
+		return 0;
+	}
+	*mark = ctx_enter_key(ctx, key);
+	if (*mark == (size_t)-1)
+		return -1;
+	return 1;
+}
+
+int get_string(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
+	       bool required, size_t maxlen, char **out)
+{
+	const struct json_value *v;
+	size_t mark;
+	int rc = enter_field(ctx, obj, key, required, &v, &mark);
+
+	if (rc <= 0)
+		return rc;
+	rc = read_string(ctx, v, maxlen, out);
+	ctx_leave(ctx, mark);
+	return rc;
+}
+
+int get_bool(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
+	     bool required, bool *has, bool *out)
+{
+	const struct json_value *v;
+	size_t mark;
+	int rc = enter_field(ctx, obj, key, required, &v, &mark);
+
+	if (rc <= 0)
+		return rc;
+	if (v->type != JSON_BOOL) {
+		rc = ctx_type_error(ctx, "a boolean", v);
+	} else {
+		*out = v->u.boolean;
+		if (has)
+			*has = true;
+		rc = 0;
+	}
+	ctx_leave(ctx, mark);
+	return rc;
+}
+
+int get_int_range(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
+		  bool required, int64_t min, int64_t max, bool *has, int64_t *out)
+{
+	const struct json_value *v;
+	size_t mark;
+	int rc = enter_field(ctx, obj, key, required, &v, &mark);
+
+	if (rc <= 0)
+		return rc;
+	rc = read_int(ctx, v, min, max, out);
+	if (rc == 0 && has)
+		*has = true;
+	ctx_leave(ctx, mark);
+	return rc;
+}
+
+int get_i64(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
+	    bool required, bool *has, int64_t *out)
+{
+	return get_int_range(ctx, obj, key, required, INT64_MIN, INT64_MAX, has, out);
+}
+
+int get_i32(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
+	    bool required, bool *has, int32_t *out)
+{
+	int64_t n = 0;
+	int rc = get_int_range(ctx, obj, key, required, INT32_MIN, INT32_MAX, has, &n);
+
+	if (rc == 0)
+		*out = (int32_t)n;
+	return rc;
+}
+
+static int get_uint_max(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
+			bool required, uint64_t max, bool *has, uint64_t *out)
+{
+	const struct json_value *v;
+	size_t mark;
+	int rc = enter_field(ctx, obj, key, required, &v, &mark);
+
+	if (rc <= 0)
+		return rc;
+	rc = read_uint(ctx, v, max, out);
+	if (rc == 0 && has)
+		*has = true;
+	ctx_leave(ctx, mark);
+	return rc;
+}
+
+int get_u64(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
+	    bool required, bool *has, uint64_t *out)
+{
+	return get_uint_max(ctx, obj, key, required, UINT64_MAX, has, out);
+}
+
+int get_u32(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
+	    bool required, bool *has, uint32_t *out)
+{
+	uint64_t n = 0;
+	int rc = get_uint_max(ctx, obj, key, required, UINT32_MAX, has, &n);
+
+	if (rc == 0)
+		*out = (uint32_t)n;
+	return rc;
+}
+
+int get_u16(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
+	    bool required, bool *has, uint16_t *out)
+{
+	uint64_t n = 0;
+	int rc = get_uint_max(ctx, obj, key, required, UINT16_MAX, has, &n);
+
+	if (rc == 0)
+		*out = (uint16_t)n;
+	return rc;
+}
+
+/* ---------- arrays and maps ---------- */
+
+int get_strv(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
+	     size_t maxlen, char ***out, size_t *out_len)
+{
+	const struct json_value *v;
+	size_t mark, i, n;
+	int rc = enter_field(ctx, obj, key, false, &v, &mark);
+
+	if (rc <= 0)
+		return rc;
+	if (v->type != JSON_ARRAY) {
+		rc = ctx_type_error(ctx, "an array", v);
+		goto out;
+	}
+	n = v->u.array.len;
+	if (n == 0)
+		goto out;
+	*out = calloc(n, sizeof(**out));
+	if (*out == NULL) {
+		rc = ctx_oom(ctx);
+		goto out;
+	}
+	*out_len = n;
+	for (i = 0; i < n && rc == 0; i++) {
+		size_t item_mark = ctx_enter_index(ctx, i);
+
+		if (item_mark == (size_t)-1)
+			rc = -1;
+		else
+			rc = read_string(ctx, v->u.array.items[i], maxlen, &(*out)[i]);
+		ctx_leave(ctx, item_mark);
+	}
+out:
+	ctx_leave(ctx, mark);
+	return rc;
+}
+
+int get_object_array(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
+		     size_t size, convert_fn convert, void **out, size_t *out_len)
+{
+	const struct json_value *v;
+	size_t mark, i, n;
+	char *items;
+	int rc = enter_field(ctx, obj, key, false, &v, &mark);
+
+	if (rc <= 0)
+		return rc;
+	if (v->type != JSON_ARRAY) {
+		rc = ctx_type_error(ctx, "an array", v);
+		goto out;
+	}
+	n = v->u.array.len;
+	if (n == 0)
+		goto out;
+	items = calloc(n, size);
+	if (items == NULL) {
+		rc = ctx_oom(ctx);
+		goto out;
+	}
+	*out = items;
+	*out_len = n;
+	for (i = 0; i < n && rc == 0; i++) {
+		const struct json_value *item = v->u.array.items[i];
+		size_t item_mark = ctx_enter_index(ctx, i);
+
+		if (item_mark == (size_t)-1)
+			rc = -1;
+		else if (item->type != JSON_OBJECT)
+			rc = ctx_type_error(ctx, "an object", item);
+		else
+			rc = convert(ctx, item, items + i * size);
+		ctx_leave(ctx, item_mark);
+	}
+out:
+	ctx_leave(ctx, mark);
+	return rc;
+}
+
+int get_object(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
+	       bool required, size_t size, convert_fn convert, void **out)
+{
+	const struct json_value *v;
+	size_t mark;
+	int rc = enter_field(ctx, obj, key, required, &v, &mark);
+
+	if (rc <= 0)
+		return rc;
+	if (v->type != JSON_OBJECT) {
+		rc = ctx_type_error(ctx, "an object", v);
+	} else {
+		*out = calloc(1, size);
+		if (*out == NULL)
+			rc = ctx_oom(ctx);
+		else
+			rc = convert(ctx, v, *out);
+	}
+	ctx_leave(ctx, mark);
+	return rc;
+}
+
+/* keep[i]: entry i is the last with its key (earlier duplicates are
+ * dropped, as Go's decoder does).  Caller frees. */
+static bool *last_keys(struct parse_ctx *ctx, const struct json_value *v)
+{
+	bool *keep = calloc(v->u.object.len ? v->u.object.len : 1, sizeof(*keep));
+
+	if (keep == NULL || json_object_last_keys(v, keep) < 0) {
+		free(keep);
+		ctx_oom(ctx);
+		return NULL;
+	}
+	return keep;
+}
+
+int get_string_map(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
+		   struct oci_map *out)
+{
+	const struct json_value *v;
+	bool *keep = NULL;
+	size_t mark, i;
+	int rc = enter_field(ctx, obj, key, false, &v, &mark);
+
+	if (rc <= 0)
+		return rc;
+	if (v->type != JSON_OBJECT) {
+		rc = ctx_type_error(ctx, "an object", v);
+		goto out;
+	}
+	if (v->u.object.len == 0)
+		goto out;
+	keep = last_keys(ctx, v);
+	out->entries = calloc(v->u.object.len, sizeof(*out->entries));
+	if (keep == NULL || out->entries == NULL) {
+		rc = ctx_oom(ctx);
+		goto out;
+	}
+	for (i = 0; i < v->u.object.len && rc == 0; i++) {
+		const char *k = v->u.object.keys[i];
+		const struct json_value *value = v->u.object.values[i];
+		struct oci_map_entry *entry;
+
+		if (!keep[i])
+			continue;
+		if (*k == '\0') {
+			rc = ctx_fail(ctx, NULL, "keys must not be empty");
+		} else if (value->type != JSON_STRING) {
+			rc = ctx_fail(ctx, k, "expected a string, got %s",
+				      json_type_name(value->type));
+		} else {
+			entry = &out->entries[out->len++];
+			entry->key = strdup(k);
+			entry->value = strdup(value->u.string.text);
+			if (entry->key == NULL || entry->value == NULL)
+				rc = ctx_oom(ctx);
+		}
+	}
+out:
+	free(keep);
+	ctx_leave(ctx, mark);
+	return rc;
+}
+
+int get_object_map(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
+		   size_t size, convert_keyed_fn convert, void **out, size_t *out_len)
+{
+	const struct json_value *v;
+	bool *keep = NULL;
+	size_t mark, i, n = 0;
+	char *items;
+	int rc = enter_field(ctx, obj, key, false, &v, &mark);
+
+	if (rc <= 0)
+		return rc;
+	if (v->type != JSON_OBJECT) {
+		rc = ctx_type_error(ctx, "an object", v);
+		goto out;
+	}
+	if (v->u.object.len == 0)
+		goto out;
+	keep = last_keys(ctx, v);
+	items = calloc(v->u.object.len, size);
+	if (keep == NULL || items == NULL) {
+		free(items);
+		rc = ctx_oom(ctx);
+		goto out;
+	}
+	*out = items;
+	for (i = 0; i < v->u.object.len && rc == 0; i++) {
+		const char *k = v->u.object.keys[i];
+		const struct json_value *value = v->u.object.values[i];
+		size_t item_mark;
+
+		if (!keep[i])
+			continue;
+		if (*k == '\0') {
+			rc = ctx_fail(ctx, NULL, "keys must not be empty");
+			break;
+		}
+		item_mark = ctx_enter_key(ctx, k);
+		if (item_mark == (size_t)-1) {
+			rc = -1;
+			break;
+		}
+		if (value->type != JSON_OBJECT) {
+			rc = ctx_type_error(ctx, "an object", value);
+		} else {
+			*out_len = ++n;
+			rc = convert(ctx, k, value, items + (n - 1) * size);
+		}
+		ctx_leave(ctx, item_mark);
+	}
+out:
+	free(keep);
+	ctx_leave(ctx, mark);
+	return rc;
+}
+
+int check_absolute(struct parse_ctx *ctx, const char *key, const char *s)
+{
+	if (s == NULL || s[0] != '/')
+		return ctx_fail(ctx, key, "must be an absolute path, got \"%s\"", s ? s : "");
+	return 0;
+}

@@ -1,0 +1,115 @@
+/* Container state JSON (runtime-spec state, as hooks get it on stdin, plus
+ * the fields `runc state` adds) -> struct oci_state. */
+#include "spec.h"
+#include "json_tree.h"
+#include "parse_ctx.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* RFC 3339 ("2024-01-02T03:04:05.123456789Z" or with a +hh:mm offset). */
+static int parse_rfc3339(const char *s, struct timespec *out)
+{
+	struct tm tm = { 0 };
+	const char *p;
+	long nsec = 0, scale = 100000000;
+	int offset = 0, hh, mm, n = 0;
+	time_t t;
+
+	if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+		   &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) != 6 || n != 19)
+		return -1;
+	p = s + n;
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++) {
+			nsec += (*p - '0') * scale;
+			scale /= 10;
+		}
+	}
+	if (*p == 'Z' && p[1] == '\0') {
+		offset = 0;
+	} else if ((*p == '+' || *p == '-') && sscanf(p + 1, "%2d:%2d%n", &hh, &mm, &n) == 2 &&
+		   n == 5 && p[6] == '\0') {
+		offset = (hh * 60 + mm) * 60 * (*p == '-' ? -1 : 1);
+	} else {
+		return -1;
+	}
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	t = timegm(&tm);
+	if (t == (time_t)-1)
+		return -1;
+	out->tv_sec = t - offset;
+	out->tv_nsec = nsec;
+	return 0;
+}
+
+static int parse_state_object(struct parse_ctx *ctx, const struct json_value *obj,
+			      struct oci_state *state)
+{
+	char *status = NULL, *created = NULL;
+	int64_t pid = 0;
+	int rc = 0;
+
+	if (obj->type != JSON_OBJECT)
+		return ctx_type_error(ctx, "an object", obj);
+	if (get_string(ctx, obj, "ociVersion", true, 256, &state->oci_version) < 0 ||
+	    get_string(ctx, obj, "id", true, 4096, &state->id) < 0 ||
+	    get_string(ctx, obj, "status", true, 64, &status) < 0)
+		return -1;
+	if (oci_status_from_name(status, &state->status) < 0)
+		rc = ctx_fail(ctx, "status", "unknown status \"%s\"", status);
+	free(status);
+	if (rc < 0)
+		return -1;
+	if (get_int_range(ctx, obj, "pid", false, 0, INT32_MAX, NULL, &pid) < 0 ||
+	    get_string(ctx, obj, "bundle", true, OCI_PATH_MAX_LEN, &state->bundle) < 0 ||
+	    get_string_map(ctx, obj, "annotations", &state->annotations) < 0 ||
+	    get_string(ctx, obj, "rootfs", false, OCI_PATH_MAX_LEN, &state->rootfs) < 0 ||
+	    get_string(ctx, obj, "owner", false, 4096, &state->owner) < 0 ||
+	    get_string(ctx, obj, "created", false, 64, &created) < 0)
+		return -1;
+	state->pid = (int)pid;
+	if (created && parse_rfc3339(created, &state->created) < 0)
+		rc = ctx_fail(ctx, "created", "not an RFC 3339 time: \"%s\"", created);
+	free(created);
+	return rc;
+}
+
+int oci_state_parse_string(const char *json, size_t len, struct oci_state **out,
+			   char **errmsg)
+{
+	struct parse_ctx ctx = { .source = "state" };
+	struct json_value *root;
+	struct oci_state *state;
+	char *msg = NULL;
+
+	*out = NULL;
+	if (errmsg)
+		*errmsg = NULL;
+	root = json_parse(json, len, "state", &msg);
+	if (root == NULL) {
+		if (errmsg)
+			*errmsg = msg;
+		else
+			free(msg);
+		return -1;
+	}
+	state = calloc(1, sizeof(*state));
+	if (state == NULL || parse_state_object(&ctx, root, state) < 0) {
+		oci_state_free(state);
+		json_value_free(root);
+		free(ctx.path.text);
+		if (errmsg)
+			*errmsg = ctx.error ? ctx.error : strdup("out of memory");
+		else
+			free(ctx.error);
+		return -1;
+	}
+	json_value_free(root);
+	free(ctx.path.text);
+	*out = state;
+	return 0;
+}
