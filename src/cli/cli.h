@@ -1,0 +1,68 @@
+/* The command line: global flags, per-command options and help, parsed the
+ * way runc's urfave/cli does (`--x=v`, `--x v`, `-x v`, single-dash long
+ * names, flags stop at the first argument). */
+#ifndef KCRUN_CLI_H
+#define KCRUN_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "lib/error.h"
+
+#define KCRUN_VERSION "0.1.0"
+
+struct kc_global {
+	const char *root;
+	const char *log;
+	const char *log_format;
+	const char *cgroup_manager;
+	bool debug;
+	bool systemd_cgroup;
+};
+
+enum kc_opt_kind { KC_OPT_FLAG, KC_OPT_STRING, KC_OPT_INT };
+
+struct kc_opt {
+	const char *name;  /* long name */
+	char short_name;   /* 0: none */
+	enum kc_opt_kind kind;
+	void *target;      /* bool *, const char **, int * */
+	const char *help;
+};
+
+struct kc_command {
+	const char *name;
+	const char *summary;
+	const char *usage;        /* after "kcrun NAME " */
+	const char *description;  /* may be NULL */
+	int min_args, max_args;   /* positional arguments; max -1 = any */
+	int (*fn)(struct kc_global *g, int argc, char **argv);
+};
+
+/* Parses the options of cmd in argv[1..]; *first_arg gets the index of the
+ * first positional argument.  Prints help and exits for --help; on an
+ * error prints runc's "Incorrect Usage" text and returns -1. */
+int kc_cli_parse(const char *cmd_name, struct kc_opt *opts, int argc, char **argv,
+		 int *first_arg);
+
+/* --systemd-cgroup / --cgroup-manager systemd: refused by create and run. */
+int kc_cli_check_cgroup_manager(const struct kc_global *g);
+
+/* Prints the error once (stderr, and the --log file). Returns 1. */
+int kc_cli_fail(kc_error_t *err);
+
+void kc_cli_command_help(const struct kc_command *cmd, const struct kc_opt *opts, FILE *out);
+
+int kc_cmd_create(struct kc_global *g, int argc, char **argv);
+int kc_cmd_start(struct kc_global *g, int argc, char **argv);
+int kc_cmd_run(struct kc_global *g, int argc, char **argv);
+int kc_cmd_state(struct kc_global *g, int argc, char **argv);
+int kc_cmd_kill(struct kc_global *g, int argc, char **argv);
+int kc_cmd_delete(struct kc_global *g, int argc, char **argv);
+int kc_cmd_list(struct kc_global *g, int argc, char **argv);
+int kc_cmd_spec(struct kc_global *g, int argc, char **argv);
+int kc_cmd_features(struct kc_global *g, int argc, char **argv);
+
+extern const struct kc_command kc_commands[];
+
+#endif

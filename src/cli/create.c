@@ -1,0 +1,54 @@
+/* kcrun create: see kcrun(8). */
+#include <unistd.h>
+#include <string.h>
+
+#include "cli.h"
+#include "lib/container.h"
+#include "lib/log.h"
+
+int kc_cli_check_cgroup_manager(const struct kc_global *g)
+{
+	kc_error_t err = NULL;
+
+	if (g->systemd_cgroup || (g->cgroup_manager && strcmp(g->cgroup_manager, "systemd") == 0)) {
+		kc_error_set(&err, 0, "systemd cgroup management is not supported by kcrun "
+				      "(use the cgroupfs manager)");
+		return kc_cli_fail(&err);
+	}
+	return 0;
+}
+
+int kc_cmd_create(struct kc_global *g, int argc, char **argv)
+{
+	struct kc_create_opts o = {.root = g->root};
+	bool no_pivot = false, no_new_keyring = false;
+	struct kc_opt opts[] = {
+		{"bundle", 'b', KC_OPT_STRING, &o.bundle,
+		 "path to the root of the bundle directory, defaults to the current directory"},
+		{"console-socket", 0, KC_OPT_STRING, &o.console_socket,
+		 "path to an AF_UNIX socket which will receive a file descriptor referencing the "
+		 "master end of the console's pseudoterminal"},
+		{"pid-file", 0, KC_OPT_STRING, &o.pid_file, "specify the file to write the process id to"},
+		{"no-pivot", 0, KC_OPT_FLAG, &no_pivot,
+		 "accepted for compatibility (kcrun never pivots: the root is moved in from outside)"},
+		{"no-new-keyring", 0, KC_OPT_FLAG, &no_new_keyring,
+		 "do not create a new session keyring for the container"},
+		{"preserve-fds", 0, KC_OPT_INT, &o.preserve_fds,
+		 "Pass N additional file descriptors to the container (stdio + N in total) (default: 0)"},
+		{NULL, 0, 0, NULL, NULL},
+	};
+	struct kc_created created;
+	kc_error_t err = NULL;
+	int first;
+
+	if (kc_cli_parse("create", opts, argc, argv, &first) < 0)
+		return 1;
+	if (kc_cli_check_cgroup_manager(g))
+		return 1;
+	o.id = argv[first];
+	o.no_new_keyring = no_new_keyring;
+	if (kc_create(&o, &created, &err) < 0)
+		return kc_cli_fail(&err);
+	close(created.cfd);
+	return 0;
+}

@@ -1,0 +1,246 @@
+/* start, kill, delete: what happens to an existing container (the kernel
+ * object is reopened by name with container_open). */
+#include "container.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hooks.h"
+#include "kcontainer.h"
+#include "log.h"
+#include "state.h"
+#include "oci-spec/spec.h"
+
+/* Hooks recorded at create (poststart, poststop) come from the bundle's
+ * config.json, read again only when the container has such hooks. */
+static void run_late_hooks(const char *root, const struct kc_state *st, enum oci_status status,
+			   bool poststart)
+{
+	struct oci_spec *spec = NULL;
+	struct oci_state os;
+	kc_error_t err = NULL;
+	char *msg = NULL, *json = NULL;
+
+	(void)root;
+	if (oci_spec_parse_file(st->config_path, &spec, &msg) < 0) {
+		kc_log_warn("%s hooks: %s", poststart ? "poststart" : "poststop", msg);
+		free(msg);
+		return;
+	}
+	kc_state_to_oci(st, status, status == OCI_STATUS_STOPPED ? 0 : st->pid, &os);
+	if (spec->hooks && oci_state_to_hook_json(&os, &json) == 0) {
+		int ret = poststart
+			? kc_hooks_run(spec->hooks->poststart, spec->hooks->poststart_len, json,
+				       "poststart", &err)
+			: kc_hooks_run(spec->hooks->poststop, spec->hooks->poststop_len, json,
+				       "poststop", &err);
+		if (ret < 0)
+			kc_log_warn("%s", err->msg);
+	}
+	kc_error_free(&err);
+	free(json);
+	oci_spec_free(spec);
+}
+
+int kc_start(const char *root, const char *id, kc_error_t *err)
+{
+	struct kc_state st;
+	enum oci_status status;
+	char fifo[4096], byte;
+	int fd, ret = -1;
+
+	if (kc_state_read(root, id, &st, err) < 0)
+		return -1;
+	status = kc_state_status(root, &st);
+	if (status == OCI_STATUS_STOPPED) {
+		kc_error_set(err, 0, "cannot start a container that has stopped");
+		goto out;
+	}
+	if (status != OCI_STATUS_CREATED) {
+		kc_error_set(err, 0, "cannot start an already running container");
+		goto out;
+	}
+	snprintf(fifo, sizeof(fifo), "%s/%s/%s", root, id, KC_EXEC_FIFO);
+	/* Non-blocking, so a dead init cannot hang us: init is blocked in
+	 * open(O_WRONLY) and writes one byte as soon as we are here. */
+	fd = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			kc_error_set(err, 0, "cannot start an already running container");
+		else
+			kc_error_set(err, errno, "open exec fifo");
+		goto out;
+	}
+	for (;;) {
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		ssize_t n;
+
+		if (poll(&pfd, 1, 100) < 0 && errno != EINTR) {
+			kc_error_set(err, errno, "poll exec fifo");
+			break;
+		}
+		n = read(fd, &byte, 1);
+		if (n == 1) {
+			ret = 0;
+			break;
+		}
+		if (n < 0 && errno != EAGAIN && errno != EINTR) {
+			kc_error_set(err, errno, "read exec fifo");
+			break;
+		}
+		if (!kc_state_init_alive(&st)) {
+			kc_error_set(err, 0, "cannot start a container that has stopped");
+			break;
+		}
+	}
+	close(fd);
+	if (ret == 0) {
+		unlink(fifo);
+		if (st.has_poststart_hooks)
+			run_late_hooks(root, &st, OCI_STATUS_RUNNING, true);
+	}
+out:
+	kc_state_free(&st);
+	return ret;
+}
+
+int kc_kill(const char *root, const char *id, int sig, bool all, kc_error_t *err)
+{
+	struct kc_state st;
+	enum oci_status status;
+	int cfd, ret = 0;
+
+	if (kc_state_read(root, id, &st, err) < 0)
+		return -1;
+	status = kc_state_status(root, &st);
+	if (status == OCI_STATUS_STOPPED) {
+		kc_state_free(&st);
+		return kc_error_set(err, 0, "container not running");
+	}
+	cfd = kc_container_open(id, CONTAINER_FD_CLOEXEC);
+	if (cfd >= 0) {
+		if (kc_container_kill(cfd, all ? 0 : 1, sig) < 0 && errno != ESRCH)
+			ret = kc_error_set(err, errno, "container_kill");
+		close(cfd);
+	} else if (kill(st.pid, sig) < 0 && errno != ESRCH) {
+		ret = kc_error_set(err, errno, "kill %d", (int)st.pid);
+	}
+	kc_state_free(&st);
+	return ret;
+}
+
+/* Waits until init is dead: POLLHUP on the container fd, or (no fd)
+ * polling the pid; SIGKILL every member first. */
+static int kill_and_wait(const struct kc_state *st, kc_error_t *err)
+{
+	int cfd = kc_container_open(st->id, CONTAINER_FD_CLOEXEC);
+	int i;
+
+	if (cfd >= 0) {
+		struct pollfd pfd = {.fd = cfd, .events = POLLIN};
+
+		if (kc_container_kill(cfd, 0, SIGKILL) < 0 && errno != ESRCH)
+			kc_log_debug("container_kill: %s", strerror(errno));
+		if (poll(&pfd, 1, 10000) < 0)
+			kc_log_debug("poll container fd: %s", strerror(errno));
+		close(cfd);
+	} else {
+		kill(st->pid, SIGKILL);
+	}
+	for (i = 0; i < 1000 && kc_state_init_alive(st); i++) {
+		struct timespec ts = {0, 10 * 1000 * 1000};
+
+		nanosleep(&ts, NULL);
+	}
+	if (kc_state_init_alive(st))
+		return kc_error_set(err, 0, "container init %d did not die", (int)st->pid);
+	return 0;
+}
+
+static int remove_cgroup(const char *cgroup_path)
+{
+	char path[4096];
+	int i;
+
+	if (cgroup_path == NULL || *cgroup_path == '\0')
+		return 0;
+	snprintf(path, sizeof(path), "/sys/fs/cgroup/%s", cgroup_path);
+	/* Members die asynchronously after init: retry EBUSY a little. */
+	for (i = 0; i < 200; i++) {
+		struct timespec ts = {0, 5 * 1000 * 1000};
+
+		if (rmdir(path) == 0 || errno == ENOENT)
+			return 0;
+		if (errno != EBUSY)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	kc_log_warn("remove cgroup %s: %s", path, strerror(errno));
+	return -1;
+}
+
+static int destroy_state(const char *root, struct kc_state *st, kc_error_t *err)
+{
+	remove_cgroup(st->cgroup_path);
+	if (st->has_poststop_hooks)
+		run_late_hooks(root, st, OCI_STATUS_STOPPED, false);
+	return kc_state_remove(root, st->id, err);
+}
+
+int kc_destroy(const char *root, const char *id, kc_error_t *err)
+{
+	struct kc_state st;
+	int ret;
+
+	if (kc_state_read(root, id, &st, err) < 0)
+		return -1;
+	ret = destroy_state(root, &st, err);
+	kc_state_free(&st);
+	return ret;
+}
+
+int kc_delete(const char *root, const char *id, bool force, kc_error_t *err)
+{
+	struct kc_state st;
+	enum oci_status status;
+	int ret = -1;
+
+	if (kc_state_read(root, id, &st, err) < 0) {
+		if (force && *err && strcmp((*err)->msg, "container does not exist") == 0) {
+			kc_error_free(err);
+			return 0;
+		}
+		return -1;
+	}
+	status = kc_state_status(root, &st);
+	switch (status) {
+	case OCI_STATUS_STOPPED:
+		break;
+	case OCI_STATUS_CREATED:
+	case OCI_STATUS_CREATING:
+		if (kill_and_wait(&st, err) < 0)
+			goto out;
+		break;
+	case OCI_STATUS_RUNNING:
+	case OCI_STATUS_PAUSED:
+		if (!force) {
+			kc_error_set(err, 0, "cannot delete container %s that is not stopped: %s",
+				     id, oci_status_name(status));
+			goto out;
+		}
+		if (kill_and_wait(&st, err) < 0)
+			goto out;
+		break;
+	}
+	ret = destroy_state(root, &st, err);
+out:
+	kc_state_free(&st);
+	return ret;
+}
