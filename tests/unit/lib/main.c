@@ -9,6 +9,7 @@ int main(void)
 	test_terminal();
 	test_seccomp();
 	test_hooks();
+	test_cgroup();
 	printf("1..%d\n", tap_count);
 	return tap_failed ? 1 : 0;
 }
