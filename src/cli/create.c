@@ -47,6 +47,7 @@ int kc_cmd_create(struct kc_global *g, int argc, char **argv)
 		return 1;
 	o.id = argv[first];
 	o.no_new_keyring = no_new_keyring;
+	o.no_cgroup = g->cgroup_manager && strcmp(g->cgroup_manager, "disabled") == 0;
 	if (kc_create(&o, &created, &err) < 0)
 		return kc_cli_fail(&err);
 	close(created.cfd);

@@ -257,7 +257,6 @@ int kc_cli_parse(const char *cmd_name, struct kc_opt *opts, int argc, char **arg
 	}
 	printf("Incorrect Usage.\n\n");
 	kc_cli_command_help(cmd, opts, stdout);
-	fprintf(stderr, "%s\n", msg);
 	kc_log_error(msg + strlen("kcrun: "));
 	return -1;
 }

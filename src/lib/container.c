@@ -14,10 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#ifndef CGROUP2_SUPER_MAGIC
+#define CGROUP2_SUPER_MAGIC 0x63677270
+#endif
+
+#include "cgroup.h"
 #include "devices.h"
 #include "hooks.h"
 #include "init.h"
@@ -129,8 +135,77 @@ struct create_ctx {
 	size_t hook_fds_len;
 	scmp_filter_ctx seccomp;
 	struct kc_mount_ctx mounts;
-	char *cgroup_path;
+	char *cgroup_path;    /* absolute directory of the container's cgroup */
+	bool cgroup_made;
+	char *self_cgroup;    /* kcrun's own cgroup, to go back to */
+	bool in_cgroup;       /* kcrun is in the container's cgroup right now */
 };
+
+static bool have_cgroup2(void)
+{
+	struct statfs sfs;
+
+	return statfs(KC_CGROUP_MOUNT, &sfs) == 0 && sfs.f_type == CGROUP2_SUPER_MAGIC;
+}
+
+/* "0::/path" of /proc/self/cgroup -> "/sys/fs/cgroup/path". */
+static char *own_cgroup(void)
+{
+	char line[4096], *dir = NULL;
+	FILE *f = fopen("/proc/self/cgroup", "re");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "0::", 3) != 0)
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		if (asprintf(&dir, "%s%s", KC_CGROUP_MOUNT, line + 3) < 0)
+			dir = NULL;
+		break;
+	}
+	if (f)
+		fclose(f);
+	return dir;
+}
+
+static void leave_cgroup(struct create_ctx *c)
+{
+	kc_error_t err = NULL;
+
+	if (c->self_cgroup && kc_cgroup_enter(c->self_cgroup, getpid(), &err) < 0) {
+		kc_log_debug("back to cgroup %s: %s", c->self_cgroup, err->msg);
+		kc_error_free(&err);
+	}
+	c->in_cgroup = false;
+}
+
+/* linux.cgroupsPath and linux.resources.  kcrun enters the cgroup itself
+ * right before container_create: a new cgroup namespace is rooted at the
+ * creator's cgroup, and init inherits it through fork_into_container.
+ * kcrun goes back to its own cgroup right after the fork. */
+static int setup_cgroup(struct create_ctx *c, kc_error_t *err)
+{
+	const struct oci_linux *lx = c->spec->linux_;
+
+	if (c->opts->no_cgroup)
+		return 0;
+	if (!have_cgroup2()) {
+		if (lx && (lx->resources || lx->cgroups_path))
+			return kc_error_set(err, 0, "linux.resources: no cgroup v2 hierarchy at %s",
+					    KC_CGROUP_MOUNT);
+		return 0;
+	}
+	if (kc_cgroup_resolve(lx ? lx->cgroups_path : NULL, c->opts->id, &c->cgroup_path, err) < 0 ||
+	    kc_cgroup_create(c->cgroup_path, err) < 0)
+		return -1;
+	c->cgroup_made = true;
+	if (lx && lx->resources && kc_cgroup_apply(c->cgroup_path, lx->resources, err) < 0)
+		return -1;
+	c->self_cgroup = own_cgroup();
+	if (kc_cgroup_enter(c->cgroup_path, getpid(), err) < 0)
+		return -1;
+	c->in_cgroup = true;
+	return 0;
+}
 
 static void release_create(struct create_ctx *c, bool failed)
 {
@@ -153,8 +228,16 @@ static void release_create(struct create_ctx *c, bool failed)
 		kc_hooks_close_executables(c->hook_fds, c->hook_fds_len);
 	kc_seccomp_release(c->seccomp);
 	kc_mount_ctx_release(&c->mounts);
+	if (c->in_cgroup)
+		leave_cgroup(c);
 	if (failed && c->cfd >= 0)
 		close(c->cfd); /* a never-started container dies with its last fd */
+	if (failed && c->cgroup_made) {
+		kc_error_t ignored = NULL;
+
+		kc_cgroup_destroy(c->cgroup_path, &ignored);
+		kc_error_free(&ignored);
+	}
 	if (c->userns_fd >= 0)
 		close(c->userns_fd);
 	if (c->state_dir_fd >= 0)
@@ -171,6 +254,7 @@ static void release_create(struct create_ctx *c, bool failed)
 	free(c->config_path);
 	free(c->state_dir);
 	free(c->cgroup_path);
+	free(c->self_cgroup);
 }
 
 static int mkdir_p(const char *path, mode_t mode, kc_error_t *err)
@@ -506,7 +590,7 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 	if (c.spec->linux_ && c.spec->linux_->seccomp &&
 	    kc_seccomp_build(c.spec->linux_->seccomp, &c.seccomp, err) < 0)
 		goto fail;
-	if (namespace_flags(&c, &flags, err) < 0)
+	if (namespace_flags(&c, &flags, err) < 0 || setup_cgroup(&c, err) < 0)
 		goto fail;
 
 	c.cfd = kc_container_create(opts->id, flags, c.userns_fd);
@@ -553,6 +637,8 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 	close(report[1]);
 	close(c.pty_slave);
 	c.pty_slave = -1;
+	if (c.in_cgroup)
+		leave_cgroup(&c);
 
 	if (c.spec->process->has_oom_score_adj &&
 	    write_oom_score_adj(c.pid, c.spec->process->oom_score_adj, err) < 0)

@@ -20,6 +20,8 @@ struct kc_create_opts {
 	bool no_new_keyring;
 	/* `run`: no exec fifo, init execs as soon as it is set up. */
 	bool run;
+	/* --cgroup-manager disabled: no cgroup at all. */
+	bool no_cgroup;
 };
 
 struct kc_created {

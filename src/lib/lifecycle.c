@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "hooks.h"
 #include "kcontainer.h"
 #include "log.h"
@@ -164,31 +165,16 @@ static int kill_and_wait(const struct kc_state *st, kc_error_t *err)
 	return 0;
 }
 
-static int remove_cgroup(const char *cgroup_path)
-{
-	char path[4096];
-	int i;
-
-	if (cgroup_path == NULL || *cgroup_path == '\0')
-		return 0;
-	snprintf(path, sizeof(path), "/sys/fs/cgroup/%s", cgroup_path);
-	/* Members die asynchronously after init: retry EBUSY a little. */
-	for (i = 0; i < 200; i++) {
-		struct timespec ts = {0, 5 * 1000 * 1000};
-
-		if (rmdir(path) == 0 || errno == ENOENT)
-			return 0;
-		if (errno != EBUSY)
-			break;
-		nanosleep(&ts, NULL);
-	}
-	kc_log_warn("remove cgroup %s: %s", path, strerror(errno));
-	return -1;
-}
-
 static int destroy_state(const char *root, struct kc_state *st, kc_error_t *err)
 {
-	remove_cgroup(st->cgroup_path);
+	if (st->cgroup_path && *st->cgroup_path) {
+		kc_error_t cg_err = NULL;
+
+		if (kc_cgroup_destroy(st->cgroup_path, &cg_err) < 0) {
+			kc_log_warn("%s", cg_err->msg);
+			kc_error_free(&cg_err);
+		}
+	}
 	if (st->has_poststop_hooks)
 		run_late_hooks(root, st, OCI_STATUS_STOPPED, false);
 	return kc_state_remove(root, st->id, err);

@@ -329,7 +329,7 @@ static int cgroup_mount(struct kc_mount_ctx *ctx, const struct oci_mount *m,
 
 	if (ctx->cgroup_path == NULL || *ctx->cgroup_path == '\0')
 		return 1;
-	snprintf(path, sizeof(path), "/sys/fs/cgroup/%s", kc_rel_path(ctx->cgroup_path));
+	snprintf(path, sizeof(path), "%s", ctx->cgroup_path);
 	if (kc_mkdir_p_at(ctx->cfd, m->destination, 0755, err) < 0)
 		return -1;
 	mfd = kc_open_tree(AT_FDCWD, path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);

@@ -14,7 +14,7 @@ struct kc_mount_ctx {
 	int cfd;                  /* container fd, dirfd of every path inside */
 	const char *bundle;       /* absolute bundle path */
 	const char *rootfs;       /* absolute root.path */
-	const char *cgroup_path;  /* container cgroup under /sys/fs/cgroup or NULL */
+	const char *cgroup_path;  /* absolute dir of the container's cgroup, or NULL */
 	bool userns;              /* container has its own user namespace */
 	bool dev_is_tmpfs;        /* set by kc_mounts_setup: /dev is a new mount */
 	/* readonlyPaths the kernel would not clone from outside (open_tree

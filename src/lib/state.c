@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <yajl/yajl_tree.h>
 
+#include "cgroup.h"
 #include "log.h"
 
 void kc_state_free(struct kc_state *st)
@@ -251,19 +252,14 @@ bool kc_state_init_alive(const struct kc_state *st)
 
 static bool cgroup_frozen(const char *cgroup_path)
 {
-	char path[4096], buf[16] = "";
-	ssize_t n;
-	int fd;
+	kc_error_t err = NULL;
+	bool frozen = false;
 
 	if (cgroup_path == NULL || *cgroup_path == '\0')
 		return false;
-	snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/cgroup.freeze", cgroup_path);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	return n > 0 && buf[0] == '1';
+	if (kc_cgroup_is_frozen(cgroup_path, &frozen, &err) < 0)
+		kc_error_free(&err);
+	return frozen;
 }
 
 enum oci_status kc_state_status(const char *root, const struct kc_state *st)

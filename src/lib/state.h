@@ -27,7 +27,7 @@ struct kc_state {
 	char *rootfs;
 	struct timespec created;
 	char *owner;
-	char *cgroup_path;             /* path under /sys/fs/cgroup, "" if none */
+	char *cgroup_path;             /* absolute cgroup directory, "" if none */
 	char *config_path;             /* bundle/config.json as read at create */
 	bool has_poststart_hooks;
 	bool has_poststop_hooks;
