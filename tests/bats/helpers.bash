@@ -1,0 +1,102 @@
+# Common helpers for the runtime suites (lifecycle.bats, config.bats, ...).
+# Every test is a small story: copy the busybox bundle, edit its config.json
+# with jq, drive the runtime, check what a user would see.  The same tests
+# run against runc or crun with RUNTIME=runc / RUNTIME=crun.
+
+RUNTIME=${RUNTIME:-kcrun}
+BUSYBOX_BUNDLE=${BUSYBOX_BUNDLE:-/var/lib/kcrun/bundles/busybox}
+
+# Skips when the runtime cannot run containers here (kcrun needs the
+# patched kernel's container objects).
+requires_runtime() {
+	command -v "$RUNTIME" >/dev/null || skip "$RUNTIME not installed"
+	if [ "$(basename "$RUNTIME")" = kcrun ] && [ ! -e /proc/containers ]; then
+		skip "this kernel has no container objects (/proc/containers)"
+	fi
+	[ -d "$BUSYBOX_BUNDLE/rootfs" ] || skip "no busybox bundle at $BUSYBOX_BUNDLE"
+}
+
+# Sets ROOT (the runtime's --root), BUNDLE (a private copy of the busybox
+# bundle) and ID (a container id unique to the test).
+setup_bundle() {
+	requires_runtime
+	ROOT=$(mktemp -d "${TMPDIR:-/tmp}/rt-root.XXXXXX")
+	BUNDLE=$(mktemp -d "${TMPDIR:-/tmp}/rt-bundle.XXXXXX")
+	cp -a "$BUSYBOX_BUNDLE/rootfs" "$BUNDLE/rootfs"
+	jq '.root.path = "rootfs" | .process.terminal = false' \
+		"$BUSYBOX_BUNDLE/config.json" > "$BUNDLE/config.json"
+	ID="t${BATS_TEST_NUMBER}-$$"
+}
+
+teardown_bundle() {
+	local id
+	if [ -n "${ROOT:-}" ] && [ -d "$ROOT" ]; then
+		for id in $(ls "$ROOT" 2>/dev/null); do
+			"$RUNTIME" --root "$ROOT" delete --force "$id" >/dev/null 2>&1 || true
+		done
+		rm -rf "$ROOT"
+	fi
+	[ -n "${BUNDLE:-}" ] && rm -rf "$BUNDLE"
+	return 0
+}
+
+# rt ARGS...: the runtime with the test's --root.
+rt() {
+	"$RUNTIME" --root "$ROOT" "$@"
+}
+
+# update_config JQ-FILTER: edits the bundle's config.json in place.
+update_config() {
+	jq "$@" "$BUNDLE/config.json" > "$BUNDLE/config.json.new" &&
+		mv "$BUNDLE/config.json.new" "$BUNDLE/config.json"
+}
+
+# set_args ARG...: process.args.
+set_args() {
+	local json
+	json=$(printf '%s\n' "$@" | jq -R . | jq -s .)
+	update_config --argjson a "$json" '.process.args = $a'
+}
+
+# status_of ID: the "status" field of `state` ("" if it fails).
+status_of() {
+	rt state "$1" 2>/dev/null | jq -r .status
+}
+
+pid_of() {
+	rt state "$1" 2>/dev/null | jq -r .pid
+}
+
+# wait_for_status ID STATUS [TRIES]: polls state every 0.1 s.
+wait_for_status() {
+	local i
+	for i in $(seq "${3:-50}"); do
+		[ "$(status_of "$1")" = "$2" ] && return 0
+		sleep 0.1
+	done
+	echo "container $1: status $(status_of "$1"), expected $2" >&2
+	return 1
+}
+
+# run_in_container CMD...: `run` the bundle with process.args = CMD and
+# leave $status/$output like bats' run.
+run_in_container() {
+	set_args "$@"
+	run rt run --bundle "$BUNDLE" "$ID"
+}
+
+# A process whose start time matches? Shared check for "nothing left":
+# no state dir, no process, no kernel container of that name.
+assert_nothing_left() {
+	local id=$1
+	[ ! -e "$ROOT/$id" ] || { echo "state dir $ROOT/$id left behind" >&2; return 1; }
+	if [ -e /proc/containers ] && [ "$(basename "$RUNTIME")" = kcrun ]; then
+		if awk 'NR > 1 { print $1 }' /proc/containers | grep -qx "$id"; then
+			echo "kernel container $id left behind:" >&2
+			cat /proc/containers >&2
+			return 1
+		fi
+	fi
+	run rt list -q
+	[[ "$output" != *"$id"* ]] || { echo "list still shows $id" >&2; return 1; }
+}
