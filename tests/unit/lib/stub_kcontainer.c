@@ -1,0 +1,39 @@
+/* Test double for kcontainer.c's kc_container_socket(): the host kernel
+ * has no container objects, so "the container's network namespace" is a
+ * network namespace the test made, entered just for the socket() call. */
+#include "stub_kcontainer.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+int stub_container_netns_fd = -1;
+
+int kc_container_socket(int cfd, int domain, int type, int protocol)
+{
+	int own_netns, sock, saved_errno;
+
+	(void)cfd;
+	if (stub_container_netns_fd < 0) {
+		errno = EBADF;
+		return -1;
+	}
+	own_netns = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (own_netns < 0)
+		return -1;
+	if (setns(stub_container_netns_fd, CLONE_NEWNET) < 0) {
+		saved_errno = errno;
+		close(own_netns);
+		errno = saved_errno;
+		return -1;
+	}
+	sock = socket(domain, type, protocol);
+	saved_errno = errno;
+	if (setns(own_netns, CLONE_NEWNET) < 0)
+		saved_errno = errno;
+	close(own_netns);
+	errno = saved_errno;
+	return sock;
+}
