@@ -1,0 +1,302 @@
+#!/usr/bin/env bats
+# config.json fields, one story each: edit the busybox bundle's config with
+# jq, run it, check what the process sees.  Spec behaviour: these pass with
+# RUNTIME=runc too.
+
+load helpers
+
+setup() {
+	setup_bundle
+}
+
+teardown() {
+	teardown_bundle
+}
+
+@test "process.args: resolved along PATH from process.env" {
+	update_config '.process.env = ["PATH=/bin"]'
+	run_in_container echo via-path
+	[ "$status" -eq 0 ]
+	[[ "$output" == *via-path* ]]
+}
+
+@test "process.env: the process gets exactly these variables" {
+	update_config '.process.env = ["PATH=/bin:/usr/bin", "FOO=bar baz", "HOME=/root"]'
+	run_in_container env
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"FOO=bar baz"* ]]
+	[[ "$output" != *"BATS_"* ]]
+}
+
+@test "process.cwd: the process starts there (created when missing)" {
+	update_config '.process.cwd = "/var/work/dir"'
+	run_in_container pwd
+	[ "$status" -eq 0 ]
+	[[ "$output" == */var/work/dir* ]]
+}
+
+@test "process.user: uid, gid and additionalGids" {
+	update_config '.process.user = {"uid": 1000, "gid": 1001, "additionalGids": [5, 7]}'
+	run_in_container sh -c 'id -u; id -g; id -G'
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = 1000 ]
+	[ "${lines[1]}" = 1001 ]
+	[[ "${lines[2]}" == *5* ]]
+	[[ "${lines[2]}" == *7* ]]
+}
+
+@test "process.user.umask" {
+	update_config '.process.user.umask = 63'
+	run_in_container sh -c umask
+	[ "$status" -eq 0 ]
+	[[ "$output" == *0077* ]]
+}
+
+@test "process.rlimits: soft and hard RLIMIT_NOFILE" {
+	update_config '.process.rlimits = [{"type": "RLIMIT_NOFILE", "soft": 123, "hard": 456}]'
+	run_in_container sh -c 'ulimit -n; ulimit -Hn'
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = 123 ]
+	[ "${lines[1]}" = 456 ]
+}
+
+@test "process.noNewPrivileges: NoNewPrivs is 1 (and 0 without)" {
+	update_config '.process.noNewPrivileges = true'
+	run_in_container grep NoNewPrivs /proc/self/status
+	[[ "$output" == *"NoNewPrivs:"*1* ]]
+	update_config '.process.noNewPrivileges = false'
+	run_in_container grep NoNewPrivs /proc/self/status
+	[[ "$output" == *"NoNewPrivs:"*0* ]]
+}
+
+@test "process.capabilities: the five sets" {
+	update_config '.process.capabilities = {
+		"bounding": ["CAP_KILL", "CAP_CHOWN", "CAP_NET_RAW"],
+		"effective": ["CAP_KILL", "CAP_CHOWN"],
+		"permitted": ["CAP_KILL", "CAP_CHOWN"],
+		"inheritable": ["CAP_KILL"],
+		"ambient": ["CAP_KILL"]}'
+	run_in_container cat /proc/self/status
+	[ "$status" -eq 0 ]
+	# CAP_CHOWN = bit 0, CAP_KILL = bit 5, CAP_NET_RAW = bit 13
+	[[ "$output" == *"CapBnd:	0000000000002021"* ]]
+	[[ "$output" == *"CapPrm:	0000000000000021"* ]]
+	[[ "$output" == *"CapEff:	0000000000000021"* ]]
+	[[ "$output" == *"CapInh:	0000000000000020"* ]]
+	[[ "$output" == *"CapAmb:	0000000000000020"* ]]
+}
+
+@test "process.oomScoreAdj" {
+	update_config '.process.oomScoreAdj = 123'
+	run_in_container cat /proc/self/oom_score_adj
+	[ "$status" -eq 0 ]
+	[[ "$output" == *123* ]]
+}
+
+@test "hostname and domainname (uts namespace)" {
+	update_config '.hostname = "box-a" | .domainname = "example.org"'
+	run_in_container sh -c 'hostname; cat /proc/sys/kernel/domainname'
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = box-a ]
+	[ "${lines[1]}" = example.org ]
+	[ "$(hostname)" != box-a ]
+}
+
+@test "root.readonly: the root filesystem cannot be written" {
+	update_config '.root.readonly = true'
+	run_in_container touch /should-fail
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"Read-only file system"* ]]
+}
+
+@test "root.path: an absolute path outside the bundle" {
+	update_config --arg r "$BUNDLE/rootfs" '.root.path = $r'
+	run_in_container echo abs-root
+	[ "$status" -eq 0 ]
+	[[ "$output" == *abs-root* ]]
+}
+
+@test "linux.namespaces pid: the process is pid 1" {
+	run_in_container sh -c 'echo $$'
+	[ "$status" -eq 0 ]
+	[ "$output" = 1 ]
+}
+
+@test "linux.namespaces network: only lo" {
+	run_in_container ls /sys/class/net
+	[ "$status" -eq 0 ]
+	[ "$output" = lo ]
+}
+
+@test "linux.namespaces path: joining another container's namespaces" {
+	set_args sleep 100
+	rt run -d --bundle "$BUNDLE" "$ID"
+	wait_for_status "$ID" running
+	pid=$(pid_of "$ID")
+	other=$(mktemp -d)
+	cp "$BUNDLE/config.json" "$other/config.json"
+	ln -s "$BUNDLE/rootfs" "$other/rootfs"
+	jq --arg p "/proc/$pid/ns/uts" '.hostname = null | .linux.namespaces |= map(if .type == "uts" then .path = $p else . end) | .process.args = ["hostname"]' \
+		"$BUNDLE/config.json" > "$other/config.json"
+	run rt run --bundle "$other" "$ID-2"
+	rm -rf "$other"
+	[ "$status" -eq 0 ]
+	[ "$output" = umoci-default ]
+}
+
+@test "mounts: tmpfs with data options and flags" {
+	update_config '.mounts += [{"destination": "/scratch", "type": "tmpfs", "source": "tmpfs", "options": ["nosuid", "nodev", "mode=700", "size=1m"]}]'
+	run_in_container sh -c 'grep " /scratch " /proc/mounts; stat -c %a /scratch'
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == *"tmpfs /scratch tmpfs"*nosuid*nodev* ]]
+	[[ "${lines[0]}" == *size=1024k* ]]
+	[ "${lines[1]}" = 700 ]
+}
+
+@test "mounts: bind of a host directory, read-write and read-only" {
+	host=$(mktemp -d)
+	echo from-host > "$host/file"
+	update_config --arg h "$host" '.mounts += [
+		{"destination": "/rw", "type": "bind", "source": $h, "options": ["rbind"]},
+		{"destination": "/ro", "type": "bind", "source": $h, "options": ["bind", "ro"]}]'
+	run_in_container sh -c 'cat /rw/file; echo written > /rw/new; touch /ro/x'
+	[ "$status" -ne 0 ]
+	[[ "$output" == *from-host* ]]
+	[[ "$output" == *"Read-only file system"* ]]
+	[ "$(cat "$host/new")" = written ]
+	rm -rf "$host"
+}
+
+@test "mounts: bind of a single file onto a new mount point" {
+	echo single-file > "$BUNDLE/hostfile"
+	update_config '.mounts += [{"destination": "/etc/injected", "type": "bind", "source": "hostfile", "options": ["bind"]}]'
+	run_in_container cat /etc/injected
+	[ "$status" -eq 0 ]
+	[[ "$output" == *single-file* ]]
+}
+
+@test "mounts: proc, sysfs, devpts, mqueue, shm are there" {
+	run_in_container sh -c 'cat /proc/mounts'
+	[ "$status" -eq 0 ]
+	[[ "$output" == *" /proc proc "* ]]
+	[[ "$output" == *" /sys sysfs ro"* ]]
+	[[ "$output" == *" /dev/pts devpts "* ]]
+	[[ "$output" == *" /dev/shm tmpfs "* ]]
+	[[ "$output" == *" /dev/mqueue mqueue "* ]]
+}
+
+@test "default devices and /dev links" {
+	run_in_container sh -c 'for d in null zero full random urandom tty; do test -c /dev/$d || echo missing $d; done; readlink /dev/ptmx /dev/fd /dev/stdin /dev/stdout /dev/stderr; echo x > /dev/null && head -c 4 /dev/zero | wc -c'
+	[ "$status" -eq 0 ]
+	[[ "$output" != *missing* ]]
+	[[ "$output" == *pts/ptmx* ]]
+	[[ "$output" == */proc/self/fd* ]]
+	[ "${lines[-1]}" = 4 ]
+}
+
+@test "linux.devices: a device node with mode, uid and gid" {
+	update_config '.linux.devices = [{"path": "/dev/mynull", "type": "c", "major": 1, "minor": 3, "fileMode": 432, "uid": 5, "gid": 6}]
+		| .linux.resources.devices += [{"allow": true, "type": "c", "major": 1, "minor": 3, "access": "rwm"}]'
+	run_in_container sh -c 'stat -c "%F %a %u %g %t %T" /dev/mynull; echo hi > /dev/mynull && echo ok'
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "character special file 660 5 6 1 3" ]]
+	[ "${lines[1]}" = ok ]
+}
+
+@test "linux.maskedPaths: a file reads empty, a directory is empty" {
+	mkdir -p "$BUNDLE/rootfs/secret-dir"
+	echo s > "$BUNDLE/rootfs/secret-dir/s"
+	echo s > "$BUNDLE/rootfs/secret-file"
+	update_config '.linux.maskedPaths = ["/secret-dir", "/secret-file", "/does/not/exist"]'
+	run_in_container sh -c 'ls /secret-dir | wc -l; wc -c < /secret-file'
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = 0 ]
+	[ "${lines[1]}" = 0 ]
+}
+
+@test "linux.readonlyPaths: writes fail there, not elsewhere" {
+	mkdir -p "$BUNDLE/rootfs/ro-dir"
+	update_config '.linux.readonlyPaths = ["/ro-dir", "/proc/sys"]'
+	run_in_container sh -c 'touch /ro-dir/x; echo 1 > /proc/sys/kernel/domainname; touch /rw-ok && echo fine'
+	[[ "$output" == *"Read-only file system"* ]]
+	[[ "$output" == *fine* ]]
+}
+
+@test "linux.sysctl: written in the container's namespaces" {
+	update_config '.linux.sysctl = {"kernel.domainname": "sysctl.example", "net.ipv4.ip_forward": "1"}'
+	run_in_container sh -c 'cat /proc/sys/kernel/domainname; cat /proc/sys/net/ipv4/ip_forward 2>/dev/null || echo no-inet'
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = sysctl.example ]
+	[[ "${lines[1]}" = 1 || "${lines[1]}" = no-inet ]]
+}
+
+@test "linux.uidMappings/gidMappings: a user namespace" {
+	update_config '.linux.namespaces += [{"type": "user"}]
+		| .linux.uidMappings = [{"containerID": 0, "hostID": 100000, "size": 65536}]
+		| .linux.gidMappings = [{"containerID": 0, "hostID": 100000, "size": 65536}]'
+	chown -R 100000:100000 "$BUNDLE/rootfs"
+	run_in_container sh -c 'cat /proc/self/uid_map; id -u'
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == *0*100000*65536* ]]
+	[ "${lines[1]}" = 0 ]
+}
+
+@test "linux.cgroupsPath and resources: pids.max in the container's cgroup" {
+	[ -f /sys/fs/cgroup/cgroup.controllers ] || skip "no cgroup v2"
+	update_config --arg p "/kcrun-test/$ID" '.linux.cgroupsPath = $p | .linux.resources.pids = {"limit": 42}'
+	set_args sleep 100
+	rt run -d --bundle "$BUNDLE" "$ID"
+	[ "$(cat /sys/fs/cgroup/kcrun-test/$ID/pids.max)" = 42 ]
+	pid=$(pid_of "$ID")
+	grep -q "kcrun-test/$ID" "/proc/$pid/cgroup"
+	rt delete --force "$ID"
+	[ ! -d "/sys/fs/cgroup/kcrun-test/$ID" ]
+}
+
+@test "annotations: reported by state" {
+	update_config '.annotations = {"org.example.key": "value-1"}'
+	set_args sleep 100
+	rt create --bundle "$BUNDLE" "$ID"
+	run rt state "$ID"
+	[ "$(echo "$output" | jq -r '.annotations["org.example.key"]')" = value-1 ]
+}
+
+@test "hooks: prestart and poststop get the state on stdin" {
+	cat > "$BUNDLE/hook.sh" <<-HOOK
+	#!/bin/sh
+	cat >> "$BUNDLE/hook.log"
+	echo " \$1" >> "$BUNDLE/hook.log"
+	HOOK
+	chmod +x "$BUNDLE/hook.sh"
+	update_config --arg h "$BUNDLE/hook.sh" '.hooks = {
+		"prestart": [{"path": $h, "args": ["hook.sh", "prestart"]}],
+		"poststop": [{"path": $h, "args": ["hook.sh", "poststop"]}]}'
+	run_in_container true
+	[ "$status" -eq 0 ]
+	run cat "$BUNDLE/hook.log"
+	[[ "$output" == *"\"id\":\"$ID\""*prestart*poststop* ]]
+}
+
+@test "linux.seccomp: a denied syscall fails with the errno given" {
+	update_config '.linux.seccomp = {"defaultAction": "SCMP_ACT_ALLOW",
+		"syscalls": [{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 1}]}'
+	run_in_container mkdir /newdir
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"Operation not permitted"* ]]
+}
+
+@test "an invalid config.json is refused with the JSON path, nothing left" {
+	update_config '.linux.namespaces += [{"type": "bogus"}]'
+	run rt create --bundle "$BUNDLE" "$ID"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *namespaces* ]]
+	assert_nothing_left "$ID"
+}
+
+@test "a mount that fails leaves nothing behind" {
+	update_config '.mounts += [{"destination": "/x", "type": "bind", "source": "/no/such/source", "options": ["bind"]}]'
+	run rt create --bundle "$BUNDLE" "$ID"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"/no/such/source"* ]]
+	assert_nothing_left "$ID"
+}
