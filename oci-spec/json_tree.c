@@ -419,15 +419,17 @@ static const yajl_callbacks callbacks = {
 };
 
 /* "parse error: trailing garbage\n" -> "trailing garbage" */
-static char *yajl_reason(yajl_handle h, const char *text, size_t len)
+static char *yajl_reason(yajl_handle h, const char *text, size_t len, bool *lexical)
 {
 	unsigned char *raw = yajl_get_error(h, 0, (const unsigned char *)text, len);
 	const char *s = (const char *)raw, *colon;
 	size_t n;
 	char *reason;
 
+	*lexical = false;
 	if (raw == NULL)
 		return strdup("invalid JSON");
+	*lexical = strncmp(s, "lexical", 7) == 0;
 	colon = strstr(s, "error: ");
 	if (colon)
 		s = colon + strlen("error: ");
@@ -446,6 +448,7 @@ struct json_value *json_parse(const char *text, size_t len, const char *source,
 	yajl_handle h;
 	yajl_status st;
 	size_t offset = len, line = 1, column = 1, i;
+	bool lexical, at_end = false;
 	char *reason;
 
 	if (errmsg)
@@ -457,10 +460,12 @@ struct json_value *json_parse(const char *text, size_t len, const char *source,
 		return NULL;
 	}
 	st = yajl_parse(h, (const unsigned char *)text, len);
-	if (st == yajl_status_ok)
-		st = yajl_complete_parse(h);
-	else
+	if (st == yajl_status_ok) {
+		st = yajl_complete_parse(h); /* errors here are at end of input */
+		at_end = true;
+	} else {
 		offset = yajl_get_bytes_consumed(h);
+	}
 	if (st == yajl_status_ok && b.root == NULL)
 		st = yajl_status_error; /* cannot happen with yajl 2, but be safe */
 	if (st == yajl_status_ok) {
@@ -475,6 +480,11 @@ struct json_value *json_parse(const char *text, size_t len, const char *source,
 			free(b.error);
 	} else {
 		free(b.error);
+		reason = yajl_reason(h, text, len, &lexical);
+		/* yajl's parser counts the offending token as consumed, its lexer
+		 * (mostly) does not: point at the token either way */
+		if (!at_end && (!lexical || (reason && strstr(reason, "UTF8"))) && offset > 0)
+			offset--;
 		if (offset > len)
 			offset = len;
 		for (i = 0; i < offset; i++) {
@@ -485,7 +495,6 @@ struct json_value *json_parse(const char *text, size_t len, const char *source,
 				column++;
 			}
 		}
-		reason = yajl_reason(h, text, len);
 		if (errmsg && asprintf(errmsg, "%s: parse error at line %zu, column %zu: %s", source,
 				       line, column, reason ? reason : "invalid JSON") < 0)
 			*errmsg = NULL;

@@ -302,6 +302,7 @@ int get_strv(struct parse_ctx *ctx, const struct json_value *obj, const char *ke
 
 	if (rc <= 0)
 		return rc;
+	rc = 0;
 	if (v->type != JSON_ARRAY) {
 		rc = ctx_type_error(ctx, "an array", v);
 		goto out;
@@ -339,6 +340,7 @@ int get_object_array(struct parse_ctx *ctx, const struct json_value *obj, const 
 
 	if (rc <= 0)
 		return rc;
+	rc = 0;
 	if (v->type != JSON_ARRAY) {
 		rc = ctx_type_error(ctx, "an array", v);
 		goto out;
@@ -379,6 +381,7 @@ int get_object(struct parse_ctx *ctx, const struct json_value *obj, const char *
 
 	if (rc <= 0)
 		return rc;
+	rc = 0;
 	if (v->type != JSON_OBJECT) {
 		rc = ctx_type_error(ctx, "an object", v);
 	} else {
@@ -416,6 +419,7 @@ int get_string_map(struct parse_ctx *ctx, const struct json_value *obj, const ch
 
 	if (rc <= 0)
 		return rc;
+	rc = 0;
 	if (v->type != JSON_OBJECT) {
 		rc = ctx_type_error(ctx, "an object", v);
 		goto out;
@@ -465,6 +469,7 @@ int get_object_map(struct parse_ctx *ctx, const struct json_value *obj, const ch
 
 	if (rc <= 0)
 		return rc;
+	rc = 0;
 	if (v->type != JSON_OBJECT) {
 		rc = ctx_type_error(ctx, "an object", v);
 		goto out;
