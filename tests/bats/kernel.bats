@@ -1,0 +1,60 @@
+#!/usr/bin/env bats
+# The kernel series: the guest runs the patched kernel and its selftests
+# (tools/testing/selftests/containers, built by kernel/build-selftests and
+# copied to /usr/lib/kcrun/selftests/containers).
+
+SELFTESTS=${SELFTESTS:-/usr/lib/kcrun/selftests/containers}
+
+# Run one selftest binary; show its TAP output if it fails.
+run_selftest() {
+	local bin="$SELFTESTS/$1"
+	[ -x "$bin" ] || skip "$1 not built"
+	run "$bin"
+	if [ "$status" -ne 0 ]; then
+		echo "$1 exited with status $status:"
+		echo "$output"
+		return 1
+	fi
+}
+
+@test "the guest runs the patched kernel (uname -r ends in -kcrun)" {
+	run uname -r
+	[ "$status" -eq 0 ]
+	[[ "$output" == *-kcrun ]]
+}
+
+@test "/proc/containers has the header and the <init> container" {
+	[ -r /proc/containers ]
+	run cat /proc/containers
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "NAME                             ID       USE FL OWNER    GROUP" ]
+	[[ "${lines[1]}" =~ ^\<init\>\ +1\ +[0-9]+\ I\ +0\ +0$ ]]
+}
+
+@test "selftest: container_create_test" {
+	run_selftest container_create_test
+}
+
+@test "selftest: container_fork_test" {
+	run_selftest container_fork_test
+}
+
+@test "selftest: container_fs_test" {
+	run_selftest container_fs_test
+}
+
+@test "selftest: container_socket_test" {
+	run_selftest container_socket_test
+}
+
+@test "selftest: container_open_test" {
+	run_selftest container_open_test
+}
+
+@test "selftest: container_setns_test" {
+	run_selftest container_setns_test
+}
+
+@test "selftest: container_stress_test (10,000 containers leave nothing behind)" {
+	run_selftest container_stress_test
+}
