@@ -108,7 +108,7 @@ TEST(nesting_at_limit_accepted)
 TEST(nesting_beyond_limit_rejected)
 {
 	char *json = nested(OCI_MAX_NESTING);
-	char msg[256], path[256] = "x";
+	char msg[512], path[256] = "x";
 	int i;
 
 	if (!CHECK(json))
