@@ -373,3 +373,50 @@ TEST(map_set_get)
 	CHECK(map.len == 0 && map.entries == NULL);
 	oci_map_free(&map);
 }
+
+/* The state `runc state` printed for a container created from runc's
+ * default spec plus two annotations (fixtures/runc-state.json). */
+static struct oci_state *runc_fixture_state(void)
+{
+	struct oci_state *s = calloc(1, sizeof(*s));
+
+	s->oci_version = strdup("1.0.2-dev");
+	s->id = strdup("test1");
+	s->status = OCI_STATUS_CREATED;
+	s->pid = 4964;
+	s->bundle = strdup("/tmp/rb");
+	s->rootfs = strdup("/tmp/rb/rootfs");
+	s->created.tv_sec = 1796294434; /* 2026-12-03T10:40:34Z */
+	s->created.tv_nsec = 629852976;
+	s->owner = strdup("");
+	oci_map_set(&s->annotations, "z.key", "1");
+	oci_map_set(&s->annotations, "a.key", "<x>");
+	return s;
+}
+
+TEST(state_json_matches_runc_state_output)
+{
+	struct oci_state *s = runc_fixture_state();
+	char *json = NULL;
+
+	if (CHECK(oci_state_to_json(s, &json) == 0))
+		same_as_fixture("runc-state.json", json);
+	free(json);
+	oci_state_free(s);
+}
+
+TEST(hook_state_matches_what_runc_gives_hooks)
+{
+	struct oci_state *s = runc_fixture_state();
+	char *json = NULL;
+
+	/* captured from a createRuntime hook (`cat > file`) of `runc run` */
+	free(s->id);
+	s->id = strdup("test2");
+	s->status = OCI_STATUS_CREATING;
+	s->pid = 5295;
+	if (CHECK(oci_state_to_hook_json(s, &json) == 0))
+		same_as_fixture("runc-hook-state.json", json);
+	free(json);
+	oci_state_free(s);
+}
