@@ -185,16 +185,17 @@ void oci_hugepage_limit_free(struct oci_hugepage_limit *limit)
 		free(limit->page_size);
 }
 
-static void interface_priority_free(struct oci_interface_priority *priority)
+void oci_interface_priority_free(struct oci_interface_priority *priority)
 {
-	free(priority->name);
+	if (priority)
+		free(priority->name);
 }
 
 void oci_network_free(struct oci_network *network)
 {
 	if (network == NULL)
 		return;
-	FREE_ARRAY(network->priorities, network->priorities_len, interface_priority_free);
+	FREE_ARRAY(network->priorities, network->priorities_len, oci_interface_priority_free);
 	free(network);
 }
 

@@ -330,7 +330,7 @@ static int parse_mount(struct parse_ctx *ctx, const struct json_value *obj, void
 	    check_absolute(ctx, "destination", mount->destination) < 0 ||
 	    get_string(ctx, obj, "type", false, 256, &mount->type) < 0 ||
 	    get_string(ctx, obj, "source", false, OCI_PATH_MAX_LEN, &mount->source) < 0 ||
-	    get_strv(ctx, obj, "options", 4096, &mount->options, &mount->options_len) < 0 ||
+	    get_strv(ctx, obj, "options", OCI_MAX_STRING_LEN, &mount->options, &mount->options_len) < 0 ||
 	    get_object_array(ctx, obj, "uidMappings", sizeof(struct oci_id_mapping),
 			     parse_id_mapping, (void **)&mount->uid_mappings,
 			     &mount->uid_mappings_len) < 0 ||

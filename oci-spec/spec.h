@@ -591,6 +591,7 @@ void oci_cpu_free(struct oci_cpu *cpu);
 void oci_pids_free(struct oci_pids *pids);
 void oci_block_io_free(struct oci_block_io *block_io);
 void oci_hugepage_limit_free(struct oci_hugepage_limit *limit); /* contents only */
+void oci_interface_priority_free(struct oci_interface_priority *priority); /* contents only */
 void oci_network_free(struct oci_network *network);
 void oci_rdma_free(struct oci_rdma *rdma); /* contents only */
 void oci_resources_free(struct oci_resources *resources);
