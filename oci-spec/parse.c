@@ -413,41 +413,21 @@ static void set_errmsg(char **errmsg, char *msg)
 		free(msg);
 }
 
+static int convert_spec(struct parse_ctx *ctx, const struct json_value *obj, void *dst)
+{
+	return parse_spec(ctx, obj, dst);
+}
+
+static void free_spec(void *spec)
+{
+	oci_spec_free(spec);
+}
+
 static int parse_named(const char *json, size_t len, const char *source,
 		       struct oci_spec **out, char **errmsg)
 {
-	struct parse_ctx ctx = { .source = source };
-	struct json_value *root;
-	struct oci_spec *spec;
-	char *msg = NULL;
-
-	*out = NULL;
-	if (errmsg)
-		*errmsg = NULL;
-	if (len > OCI_MAX_CONFIG_SIZE) {
-		if (asprintf(&msg, "%s: larger than %d bytes", source, OCI_MAX_CONFIG_SIZE) < 0)
-			msg = NULL;
-		set_errmsg(errmsg, msg);
-		return -1;
-	}
-	root = json_parse(json, len, source, &msg);
-	if (root == NULL) {
-		set_errmsg(errmsg, msg);
-		return -1;
-	}
-	spec = calloc(1, sizeof(*spec));
-	if (spec == NULL || parse_spec(&ctx, root, spec) < 0) {
-		oci_spec_free(spec);
-		json_value_free(root);
-		free(ctx.path.text);
-		set_errmsg(errmsg, ctx.error);
-		return -1;
-	}
-	json_value_free(root);
-	free(ctx.path.text);
-	free(ctx.error);
-	*out = spec;
-	return 0;
+	return parse_document(json, len, source, sizeof(struct oci_spec), convert_spec, free_spec,
+			      (void **)out, errmsg);
 }
 
 int oci_spec_parse_string(const char *json, size_t len, struct oci_spec **out, char **errmsg)

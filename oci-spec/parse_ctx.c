@@ -520,3 +520,56 @@ int check_absolute(struct parse_ctx *ctx, const char *key, const char *s)
 		return ctx_fail(ctx, key, "must be an absolute path, got \"%s\"", s ? s : "");
 	return 0;
 }
+
+static void set_errmsg(char **errmsg, char *msg)
+{
+	if (errmsg)
+		*errmsg = msg ? msg : strdup("out of memory");
+	else
+		free(msg);
+}
+
+int parse_document(const char *json, size_t len, const char *source, size_t size,
+		   convert_fn convert, void (*free_fn)(void *), void **out, char **errmsg)
+{
+	struct parse_ctx ctx = { .source = source };
+	struct json_value *root;
+	char *msg = NULL;
+	void *dst = NULL;
+	int rc = -1;
+
+	*out = NULL;
+	if (errmsg)
+		*errmsg = NULL;
+	if (len > OCI_MAX_CONFIG_SIZE) {
+		if (asprintf(&msg, "%s: larger than %d bytes", source, OCI_MAX_CONFIG_SIZE) < 0)
+			msg = NULL;
+		set_errmsg(errmsg, msg);
+		return -1;
+	}
+	root = json_parse(json, len, source, &msg);
+	if (root == NULL) {
+		set_errmsg(errmsg, msg);
+		return -1;
+	}
+	if (root->type != JSON_OBJECT) {
+		ctx_type_error(&ctx, "an object", root);
+	} else {
+		dst = calloc(1, size);
+		if (dst == NULL)
+			ctx_oom(&ctx);
+		else
+			rc = convert(&ctx, root, dst);
+	}
+	json_value_free(root);
+	free(ctx.path.text);
+	if (rc < 0) {
+		if (dst)
+			free_fn(dst);
+		set_errmsg(errmsg, ctx.error);
+		return -1;
+	}
+	free(ctx.error);
+	*out = dst;
+	return 0;
+}

@@ -97,6 +97,13 @@ int get_object_map(struct parse_ctx *ctx, const struct json_value *obj, const ch
 /* Fails unless s is an absolute path. `key` as for ctx_fail. */
 int check_absolute(struct parse_ctx *ctx, const char *key, const char *s);
 
+/* Parses a whole document: size limit, JSON syntax, top level must be an
+ * object, then convert(ctx, root, dst) on a zeroed allocation of `size`
+ * bytes, freed with free_fn on failure.  `source` names the document in
+ * messages that have no JSON path.  0 and *out set, or -1 and *errmsg. */
+int parse_document(const char *json, size_t len, const char *source, size_t size,
+		   convert_fn convert, void (*free_fn)(void *), void **out, char **errmsg);
+
 /* Section converters (parse_*.c). */
 int parse_process(struct parse_ctx *ctx, const struct json_value *obj, void *dst);
 int parse_hooks(struct parse_ctx *ctx, const struct json_value *obj, void *dst);

@@ -200,3 +200,15 @@ int parse_resources(struct parse_ctx *ctx, const struct json_value *obj, void *d
 		return -1;
 	return 0;
 }
+
+static void free_resources(void *resources)
+{
+	oci_resources_free(resources);
+}
+
+int oci_resources_parse_string(const char *json, size_t len, struct oci_resources **out,
+			       char **errmsg)
+{
+	return parse_document(json, len, "resources", sizeof(struct oci_resources),
+			      parse_resources, free_resources, (void **)out, errmsg);
+}

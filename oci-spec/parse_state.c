@@ -78,38 +78,19 @@ static int parse_state_object(struct parse_ctx *ctx, const struct json_value *ob
 	return rc;
 }
 
+static int convert_state(struct parse_ctx *ctx, const struct json_value *obj, void *dst)
+{
+	return parse_state_object(ctx, obj, dst);
+}
+
+static void free_state(void *state)
+{
+	oci_state_free(state);
+}
+
 int oci_state_parse_string(const char *json, size_t len, struct oci_state **out,
 			   char **errmsg)
 {
-	struct parse_ctx ctx = { .source = "state" };
-	struct json_value *root;
-	struct oci_state *state;
-	char *msg = NULL;
-
-	*out = NULL;
-	if (errmsg)
-		*errmsg = NULL;
-	root = json_parse(json, len, "state", &msg);
-	if (root == NULL) {
-		if (errmsg)
-			*errmsg = msg;
-		else
-			free(msg);
-		return -1;
-	}
-	state = calloc(1, sizeof(*state));
-	if (state == NULL || parse_state_object(&ctx, root, state) < 0) {
-		oci_state_free(state);
-		json_value_free(root);
-		free(ctx.path.text);
-		if (errmsg)
-			*errmsg = ctx.error ? ctx.error : strdup("out of memory");
-		else
-			free(ctx.error);
-		return -1;
-	}
-	json_value_free(root);
-	free(ctx.path.text);
-	*out = state;
-	return 0;
+	return parse_document(json, len, "state", sizeof(struct oci_state), convert_state,
+			      free_state, (void **)out, errmsg);
 }

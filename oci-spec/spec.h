@@ -550,6 +550,12 @@ int oci_spec_parse_string(const char *json, size_t len, struct oci_spec **out,
  * required to start a container; args non-empty, cwd set). 0 or -1 + *errmsg. */
 int oci_spec_validate_for_create(const struct oci_spec *spec, char **errmsg);
 
+/* Parse a bare linux.resources object (`update --resources FILE`).  Error
+ * paths are relative to it ("memory.limit: ..."); syntax errors name
+ * "resources". */
+int oci_resources_parse_string(const char *json, size_t len, struct oci_resources **out,
+			       char **errmsg);
+
 /* Parse a runtime-spec state document (what hooks receive on stdin). */
 int oci_state_parse_string(const char *json, size_t len, struct oci_state **out,
 			   char **errmsg);
