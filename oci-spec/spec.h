@@ -572,6 +572,10 @@ int oci_state_to_hook_json(const struct oci_state *state, char **out);
 int oci_features_to_json(char **out);
 /* Exactly what `runc spec` [--rootless] writes to config.json. */
 int oci_spec_default_json(bool rootless, char **out);
+/* config.json for a spec, as runc would write it: Go field order, empty
+ * optional fields left out, map keys sorted, tab indent, no newline.
+ * Unknown fields of a parsed config are not carried over. */
+int oci_spec_to_json(const struct oci_spec *spec, char **out);
 
 /* ---------- freeing ---------- */
 
