@@ -6,6 +6,7 @@
 
 static struct tap_test *first, **last = &first;
 static bool current_failed;
+static const char *current_skip;
 static const char *fixtures_dir = "fixtures";
 
 void tap_register(struct tap_test *test)
@@ -25,6 +26,11 @@ bool tap_fail(const char *file, int line, const char *fmt, ...)
 	va_end(ap);
 	printf("\n");
 	return false;
+}
+
+void tap_skip(const char *reason)
+{
+	current_skip = reason;
 }
 
 const char *tap_fixtures(void)
@@ -76,11 +82,13 @@ int main(int argc, char **argv)
 	n = 0;
 	for (t = first; t; t = t->next) {
 		current_failed = false;
+		current_skip = NULL;
 		t->fn();
 		n++;
 		if (current_failed)
 			failed++;
-		printf("%sok %d - %s\n", current_failed ? "not " : "", n, t->name);
+		printf("%sok %d - %s%s%s\n", current_failed ? "not " : "", n, t->name,
+		       current_skip ? " # SKIP " : "", current_skip ? current_skip : "");
 	}
 	if (failed)
 		printf("# %d of %d tests failed\n", failed, n);

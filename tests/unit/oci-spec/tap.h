@@ -24,6 +24,8 @@ void tap_register(struct tap_test *test);
 /* Records a failure of the running test; returns false. */
 bool tap_fail(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Marks the running test skipped ("ok N - name # SKIP reason"). */
+void tap_skip(const char *reason);
 /* Directory holding the fixtures (argv[1] or $OCI_SPEC_FIXTURES). */
 const char *tap_fixtures(void);
 /* Reads fixtures/<name> into a malloc'ed, NUL-terminated buffer; NULL on error. */

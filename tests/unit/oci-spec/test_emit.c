@@ -40,7 +40,7 @@ TEST(default_rootless_spec_matches_runc_spec_rootless)
 	/* runc puts the caller's euid/egid in the mappings; the fixture was
 	 * captured as root */
 	if (geteuid() != 0 || getegid() != 0) {
-		printf("# skipped: fixture captured as root\n");
+		tap_skip("fixture captured as root (runc maps the caller's euid/egid)");
 		return;
 	}
 	if (!CHECK(oci_spec_default_json(true, &json) == 0))
