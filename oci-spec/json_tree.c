@@ -147,15 +147,26 @@ static bool is_plain_key(const char *key)
 	return true;
 }
 
+/* Keys longer than this are cut (with "...") in paths, so that a message
+ * about an annotation stays readable even if its key is huge. */
+#define PATH_KEY_MAX 128
+
 int path_push_key(struct path_buf *path, const char *key)
 {
-	size_t keylen = strlen(key);
+	size_t keylen = strnlen(key, PATH_KEY_MAX + 1), n;
+	bool cut = keylen > PATH_KEY_MAX;
 	const char *p;
 
-	/* worst case: [" + 4 bytes per char + "] */
-	if (path_reserve(path, keylen * 4 + 5) < 0)
+	if (cut) {
+		keylen = PATH_KEY_MAX;
+		/* do not split a UTF-8 sequence */
+		while (keylen > 0 && ((unsigned char)key[keylen] & 0xc0) == 0x80)
+			keylen--;
+	}
+	/* worst case: [" + 4 bytes per char + ..."] */
+	if (path_reserve(path, keylen * 4 + 8) < 0)
 		return -1;
-	if (is_plain_key(key)) {
+	if (!cut && is_plain_key(key)) {
 		if (path->len > 0)
 			path->text[path->len++] = '.';
 		memcpy(path->text + path->len, key, keylen);
@@ -163,7 +174,7 @@ int path_push_key(struct path_buf *path, const char *key)
 	} else {
 		path->text[path->len++] = '[';
 		path->text[path->len++] = '"';
-		for (p = key; *p; p++) {
+		for (p = key, n = 0; *p && n < keylen; p++, n++) {
 			unsigned char c = (unsigned char)*p;
 
 			if (c == '"' || c == '\\') {
@@ -174,6 +185,10 @@ int path_push_key(struct path_buf *path, const char *key)
 			} else {
 				path->text[path->len++] = (char)c;
 			}
+		}
+		if (cut) {
+			memcpy(path->text + path->len, "...", 3);
+			path->len += 3;
 		}
 		path->text[path->len++] = '"';
 		path->text[path->len++] = ']';

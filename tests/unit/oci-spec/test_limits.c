@@ -199,3 +199,14 @@ TEST(oversized_config_rejected)
 	free(err);
 	free(big);
 }
+
+TEST(huge_keys_are_cut_in_paths)
+{
+	char key[300], json[400], expected[300];
+
+	memset(key, 'k', sizeof(key) - 1);
+	key[sizeof(key) - 1] = '\0';
+	snprintf(json, sizeof(json), "{\"ociVersion\": \"1.2.0\", \"annotations\": {\"%s\": 1}}", key);
+	snprintf(expected, sizeof(expected), "annotations[\"%.128s...\"]: expected a string, got number", key);
+	parse_fails(json, expected);
+}
