@@ -30,7 +30,8 @@ static int format_rfc3339_nano(const struct timespec *ts, char *buf, size_t size
 			frac[--n] = '\0';
 	}
 	if (snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02d%sZ", tm.tm_year + 1900,
-		     tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, frac) >= (int)size)
+		     tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+		     frac) >= (int)size)
 		return -1;
 	return 0;
 }
@@ -51,31 +52,31 @@ int oci_state_to_json(const struct oci_state *state, char **out)
 		errno = EINVAL;
 		return -1;
 	}
-	if (gen_begin(&gen) < 0)
+	if (oci_gen_begin(&gen) < 0)
 		return -1;
-	gen_map_open(&gen);
-	gen_key(&gen, "ociVersion");
-	gen_string(&gen, or_empty(state->oci_version));
-	gen_key(&gen, "id");
-	gen_string(&gen, or_empty(state->id));
-	gen_key(&gen, "pid");
-	gen_int(&gen, state->pid);
-	gen_key(&gen, "status");
-	gen_string(&gen, status);
-	gen_key(&gen, "bundle");
-	gen_string(&gen, or_empty(state->bundle));
-	gen_key(&gen, "rootfs");
-	gen_string(&gen, or_empty(state->rootfs));
-	gen_key(&gen, "created");
-	gen_string(&gen, created);
+	oci_gen_map_open(&gen);
+	oci_gen_key(&gen, "ociVersion");
+	oci_gen_string(&gen, or_empty(state->oci_version));
+	oci_gen_key(&gen, "id");
+	oci_gen_string(&gen, or_empty(state->id));
+	oci_gen_key(&gen, "pid");
+	oci_gen_int(&gen, state->pid);
+	oci_gen_key(&gen, "status");
+	oci_gen_string(&gen, status);
+	oci_gen_key(&gen, "bundle");
+	oci_gen_string(&gen, or_empty(state->bundle));
+	oci_gen_key(&gen, "rootfs");
+	oci_gen_string(&gen, or_empty(state->rootfs));
+	oci_gen_key(&gen, "created");
+	oci_gen_string(&gen, created);
 	if (state->annotations.len) {
-		gen_key(&gen, "annotations");
-		gen_sorted_map(&gen, &state->annotations);
+		oci_gen_key(&gen, "annotations");
+		oci_gen_sorted_map(&gen, &state->annotations);
 	}
-	gen_key(&gen, "owner");
-	gen_string(&gen, or_empty(state->owner));
-	gen_map_close(&gen);
-	return gen_finish(&gen, "  ", false, out);
+	oci_gen_key(&gen, "owner");
+	oci_gen_string(&gen, or_empty(state->owner));
+	oci_gen_map_close(&gen);
+	return oci_gen_finish(&gen, "  ", false, out);
 }
 
 /* runtime-spec specs.State, marshalled compactly as runc hands it to hooks. */
@@ -88,27 +89,27 @@ int oci_state_to_hook_json(const struct oci_state *state, char **out)
 		errno = EINVAL;
 		return -1;
 	}
-	if (gen_begin(&gen) < 0)
+	if (oci_gen_begin(&gen) < 0)
 		return -1;
-	gen_map_open(&gen);
-	gen_key(&gen, "ociVersion");
-	gen_string(&gen, or_empty(state->oci_version));
-	gen_key(&gen, "id");
-	gen_string(&gen, or_empty(state->id));
-	gen_key(&gen, "status");
-	gen_string(&gen, status);
+	oci_gen_map_open(&gen);
+	oci_gen_key(&gen, "ociVersion");
+	oci_gen_string(&gen, or_empty(state->oci_version));
+	oci_gen_key(&gen, "id");
+	oci_gen_string(&gen, or_empty(state->id));
+	oci_gen_key(&gen, "status");
+	oci_gen_string(&gen, status);
 	if (state->pid) {
-		gen_key(&gen, "pid");
-		gen_int(&gen, state->pid);
+		oci_gen_key(&gen, "pid");
+		oci_gen_int(&gen, state->pid);
 	}
-	gen_key(&gen, "bundle");
-	gen_string(&gen, or_empty(state->bundle));
+	oci_gen_key(&gen, "bundle");
+	oci_gen_string(&gen, or_empty(state->bundle));
 	if (state->annotations.len) {
-		gen_key(&gen, "annotations");
-		gen_sorted_map(&gen, &state->annotations);
+		oci_gen_key(&gen, "annotations");
+		oci_gen_sorted_map(&gen, &state->annotations);
 	}
-	gen_map_close(&gen);
-	return gen_finish(&gen, NULL, false, out);
+	oci_gen_map_close(&gen);
+	return oci_gen_finish(&gen, NULL, false, out);
 }
 
 /* ---------- features ---------- */
@@ -121,17 +122,22 @@ static const char *const feature_hooks[] = {
 
 /* The mount options runc 1.1 recognises; kcrun's mounts.c handles the same. */
 static const char *const feature_mount_options[] = {
-	"acl",	      "async",	     "atime",	   "bind",	"defaults",    "dev",
-	"diratime",   "dirsync",     "exec",	   "iversion",	"lazytime",    "loud",
-	"mand",	      "noacl",	     "noatime",	   "nodev",	"nodiratime",  "noexec",
-	"noiversion", "nolazytime",  "nomand",	   "norelatime", "nostrictatime", "nosuid",
-	"nosymfollow", "private",    "ratime",	   "rbind",	"rdev",	       "rdiratime",
-	"relatime",   "remount",     "rexec",	   "rnoatime",	"rnodev",      "rnodiratime",
-	"rnoexec",    "rnorelatime", "rnostrictatime", "rnosuid", "rnosymfollow", "ro",
-	"rprivate",   "rrelatime",   "rro",	   "rrw",	"rshared",     "rslave",
-	"rstrictatime", "rsuid",     "rsymfollow", "runbindable", "rw",	       "shared",
-	"silent",     "slave",	     "strictatime", "suid",	"symfollow",   "sync",
-	"tmpcopyup",  "unbindable",
+	"acl",		"async",       "atime",		 "bind",
+	"defaults",	"dev",	       "diratime",	 "dirsync",
+	"exec",		"iversion",    "lazytime",	 "loud",
+	"mand",		"noacl",       "noatime",	 "nodev",
+	"nodiratime",	"noexec",      "noiversion",	 "nolazytime",
+	"nomand",	"norelatime",  "nostrictatime",	 "nosuid",
+	"nosymfollow",	"private",     "ratime",	 "rbind",
+	"rdev",		"rdiratime",   "relatime",	 "remount",
+	"rexec",	"rnoatime",    "rnodev",	 "rnodiratime",
+	"rnoexec",	"rnorelatime", "rnostrictatime", "rnosuid",
+	"rnosymfollow", "ro",	       "rprivate",	 "rrelatime",
+	"rro",		"rrw",	       "rshared",	 "rslave",
+	"rstrictatime", "rsuid",       "rsymfollow",	 "runbindable",
+	"rw",		"shared",      "silent",	 "slave",
+	"strictatime",	"suid",	       "symfollow",	 "sync",
+	"tmpcopyup",	"unbindable",
 };
 
 /* What container_create() can make (no time namespace in the kernel API). */
@@ -140,43 +146,74 @@ static const char *const feature_namespaces[] = {
 };
 
 static const char *const feature_capabilities[] = {
-	"CAP_CHOWN",	      "CAP_DAC_OVERRIDE",   "CAP_DAC_READ_SEARCH", "CAP_FOWNER",
-	"CAP_FSETID",	      "CAP_KILL",	    "CAP_SETGID",	   "CAP_SETUID",
-	"CAP_SETPCAP",	      "CAP_LINUX_IMMUTABLE", "CAP_NET_BIND_SERVICE", "CAP_NET_BROADCAST",
-	"CAP_NET_ADMIN",      "CAP_NET_RAW",	    "CAP_IPC_LOCK",	   "CAP_IPC_OWNER",
-	"CAP_SYS_MODULE",     "CAP_SYS_RAWIO",	    "CAP_SYS_CHROOT",	   "CAP_SYS_PTRACE",
-	"CAP_SYS_PACCT",      "CAP_SYS_ADMIN",	    "CAP_SYS_BOOT",	   "CAP_SYS_NICE",
-	"CAP_SYS_RESOURCE",   "CAP_SYS_TIME",	    "CAP_SYS_TTY_CONFIG",  "CAP_MKNOD",
-	"CAP_LEASE",	      "CAP_AUDIT_WRITE",    "CAP_AUDIT_CONTROL",   "CAP_SETFCAP",
-	"CAP_MAC_OVERRIDE",   "CAP_MAC_ADMIN",	    "CAP_SYSLOG",	   "CAP_WAKE_ALARM",
-	"CAP_BLOCK_SUSPEND",  "CAP_AUDIT_READ",	    "CAP_PERFMON",	   "CAP_BPF",
+	"CAP_CHOWN",
+	"CAP_DAC_OVERRIDE",
+	"CAP_DAC_READ_SEARCH",
+	"CAP_FOWNER",
+	"CAP_FSETID",
+	"CAP_KILL",
+	"CAP_SETGID",
+	"CAP_SETUID",
+	"CAP_SETPCAP",
+	"CAP_LINUX_IMMUTABLE",
+	"CAP_NET_BIND_SERVICE",
+	"CAP_NET_BROADCAST",
+	"CAP_NET_ADMIN",
+	"CAP_NET_RAW",
+	"CAP_IPC_LOCK",
+	"CAP_IPC_OWNER",
+	"CAP_SYS_MODULE",
+	"CAP_SYS_RAWIO",
+	"CAP_SYS_CHROOT",
+	"CAP_SYS_PTRACE",
+	"CAP_SYS_PACCT",
+	"CAP_SYS_ADMIN",
+	"CAP_SYS_BOOT",
+	"CAP_SYS_NICE",
+	"CAP_SYS_RESOURCE",
+	"CAP_SYS_TIME",
+	"CAP_SYS_TTY_CONFIG",
+	"CAP_MKNOD",
+	"CAP_LEASE",
+	"CAP_AUDIT_WRITE",
+	"CAP_AUDIT_CONTROL",
+	"CAP_SETFCAP",
+	"CAP_MAC_OVERRIDE",
+	"CAP_MAC_ADMIN",
+	"CAP_SYSLOG",
+	"CAP_WAKE_ALARM",
+	"CAP_BLOCK_SUSPEND",
+	"CAP_AUDIT_READ",
+	"CAP_PERFMON",
+	"CAP_BPF",
 	"CAP_CHECKPOINT_RESTORE",
 };
 
 static const char *const feature_seccomp_archs[] = {
-	"SCMP_ARCH_AARCH64", "SCMP_ARCH_ARM",	    "SCMP_ARCH_MIPS",	"SCMP_ARCH_MIPS64",
-	"SCMP_ARCH_MIPS64N32", "SCMP_ARCH_MIPSEL",  "SCMP_ARCH_MIPSEL64", "SCMP_ARCH_MIPSEL64N32",
-	"SCMP_ARCH_PPC",     "SCMP_ARCH_PPC64",	    "SCMP_ARCH_PPC64LE", "SCMP_ARCH_S390",
-	"SCMP_ARCH_S390X",   "SCMP_ARCH_X32",	    "SCMP_ARCH_X86",	"SCMP_ARCH_X86_64",
+	"SCMP_ARCH_AARCH64",   "SCMP_ARCH_ARM",	   "SCMP_ARCH_MIPS",	 "SCMP_ARCH_MIPS64",
+	"SCMP_ARCH_MIPS64N32", "SCMP_ARCH_MIPSEL", "SCMP_ARCH_MIPSEL64", "SCMP_ARCH_MIPSEL64N32",
+	"SCMP_ARCH_PPC",       "SCMP_ARCH_PPC64",  "SCMP_ARCH_PPC64LE",	 "SCMP_ARCH_S390",
+	"SCMP_ARCH_S390X",     "SCMP_ARCH_X32",	   "SCMP_ARCH_X86",	 "SCMP_ARCH_X86_64",
 };
 
 static const char *const feature_seccomp_flags[] = {
-	"SECCOMP_FILTER_FLAG_LOG", "SECCOMP_FILTER_FLAG_SPEC_ALLOW",
-	"SECCOMP_FILTER_FLAG_TSYNC", "SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV",
+	"SECCOMP_FILTER_FLAG_LOG",
+	"SECCOMP_FILTER_FLAG_SPEC_ALLOW",
+	"SECCOMP_FILTER_FLAG_TSYNC",
+	"SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV",
 };
 
 static void gen_enabled(struct gen *gen, const char *key, bool enabled)
 {
-	gen_key(gen, key);
-	gen_map_open(gen);
-	gen_key(gen, "enabled");
-	gen_bool(gen, enabled);
-	gen_map_close(gen);
+	oci_gen_key(gen, key);
+	oci_gen_map_open(gen);
+	oci_gen_key(gen, "enabled");
+	oci_gen_bool(gen, enabled);
+	oci_gen_map_close(gen);
 }
 
 /* Sorted names of an enum table, as runc lists actions and operators. */
-static void gen_sorted_names(struct gen *gen, const char *key, const char *(*name)(int),
-			     int count)
+static void gen_sorted_names(struct gen *gen, const char *key, const char *(*name)(int), int count)
 {
 	const char *names[16];
 	int i, j;
@@ -188,7 +225,7 @@ static void gen_sorted_names(struct gen *gen, const char *key, const char *(*nam
 			names[j] = names[j - 1];
 		names[j] = n;
 	}
-	gen_key_strv(gen, key, names, (size_t)i);
+	oci_gen_key_strv(gen, key, names, (size_t)i);
 }
 
 static const char *action_name(int i)
@@ -207,59 +244,62 @@ int oci_features_to_json(char **out)
 {
 	struct gen gen;
 
-	if (gen_begin(&gen) < 0)
+	if (oci_gen_begin(&gen) < 0)
 		return -1;
-	gen_map_open(&gen);
-	gen_key(&gen, "ociVersionMin");
-	gen_string(&gen, OCI_SPEC_VERSION_MIN);
-	gen_key(&gen, "ociVersionMax");
-	gen_string(&gen, OCI_SPEC_VERSION);
-	gen_key_strv(&gen, "hooks", feature_hooks, N_ELEMENTS(feature_hooks));
-	gen_key_strv(&gen, "mountOptions", feature_mount_options, N_ELEMENTS(feature_mount_options));
+	oci_gen_map_open(&gen);
+	oci_gen_key(&gen, "ociVersionMin");
+	oci_gen_string(&gen, OCI_SPEC_VERSION_MIN);
+	oci_gen_key(&gen, "ociVersionMax");
+	oci_gen_string(&gen, OCI_SPEC_VERSION);
+	oci_gen_key_strv(&gen, "hooks", feature_hooks, N_ELEMENTS(feature_hooks));
+	oci_gen_key_strv(&gen, "mountOptions", feature_mount_options,
+			 N_ELEMENTS(feature_mount_options));
 
-	gen_key(&gen, "linux");
-	gen_map_open(&gen);
-	gen_key_strv(&gen, "namespaces", feature_namespaces, N_ELEMENTS(feature_namespaces));
-	gen_key_strv(&gen, "capabilities", feature_capabilities, N_ELEMENTS(feature_capabilities));
-	gen_key(&gen, "cgroup");
-	gen_map_open(&gen);
-	gen_key(&gen, "v1");
-	gen_bool(&gen, false);
-	gen_key(&gen, "v2");
-	gen_bool(&gen, true);
-	gen_key(&gen, "systemd");
-	gen_bool(&gen, false);
-	gen_key(&gen, "systemdUser");
-	gen_bool(&gen, false);
-	gen_key(&gen, "rdma");
-	gen_bool(&gen, false);
-	gen_map_close(&gen);
-	gen_key(&gen, "seccomp");
-	gen_map_open(&gen);
-	gen_key(&gen, "enabled");
-	gen_bool(&gen, true);
+	oci_gen_key(&gen, "linux");
+	oci_gen_map_open(&gen);
+	oci_gen_key_strv(&gen, "namespaces", feature_namespaces, N_ELEMENTS(feature_namespaces));
+	oci_gen_key_strv(&gen, "capabilities", feature_capabilities,
+			 N_ELEMENTS(feature_capabilities));
+	oci_gen_key(&gen, "cgroup");
+	oci_gen_map_open(&gen);
+	oci_gen_key(&gen, "v1");
+	oci_gen_bool(&gen, false);
+	oci_gen_key(&gen, "v2");
+	oci_gen_bool(&gen, true);
+	oci_gen_key(&gen, "systemd");
+	oci_gen_bool(&gen, false);
+	oci_gen_key(&gen, "systemdUser");
+	oci_gen_bool(&gen, false);
+	oci_gen_key(&gen, "rdma");
+	oci_gen_bool(&gen, false);
+	oci_gen_map_close(&gen);
+	oci_gen_key(&gen, "seccomp");
+	oci_gen_map_open(&gen);
+	oci_gen_key(&gen, "enabled");
+	oci_gen_bool(&gen, true);
 	gen_sorted_names(&gen, "actions", action_name, OCI_SECCOMP_ACT__COUNT);
 	gen_sorted_names(&gen, "operators", op_name, OCI_SECCOMP_CMP__COUNT);
-	gen_key_strv(&gen, "archs", feature_seccomp_archs, N_ELEMENTS(feature_seccomp_archs));
-	gen_key_strv(&gen, "knownFlags", feature_seccomp_flags, N_ELEMENTS(feature_seccomp_flags));
-	gen_key_strv(&gen, "supportedFlags", feature_seccomp_flags,
-		     N_ELEMENTS(feature_seccomp_flags));
-	gen_map_close(&gen);
+	oci_gen_key_strv(&gen, "archs", feature_seccomp_archs, N_ELEMENTS(feature_seccomp_archs));
+	oci_gen_key_strv(&gen, "knownFlags", feature_seccomp_flags,
+			 N_ELEMENTS(feature_seccomp_flags));
+	oci_gen_key_strv(&gen, "supportedFlags", feature_seccomp_flags,
+			 N_ELEMENTS(feature_seccomp_flags));
+	oci_gen_map_close(&gen);
 	gen_enabled(&gen, "apparmor", false);
 	gen_enabled(&gen, "selinux", false);
 	gen_enabled(&gen, "intelRdt", false);
-	gen_key(&gen, "mountExtensions");
-	gen_map_open(&gen);
+	oci_gen_key(&gen, "mountExtensions");
+	oci_gen_map_open(&gen);
 	gen_enabled(&gen, "idmap", false);
-	gen_map_close(&gen);
+	oci_gen_map_close(&gen);
 	gen_enabled(&gen, "netDevices", true);
-	gen_map_close(&gen);
+	oci_gen_map_close(&gen);
 
-	gen_key(&gen, "annotations");
-	gen_map_open(&gen);
-	gen_key(&gen, "org.kcrun.version");
-	gen_string(&gen, KCRUN_VERSION);
-	gen_map_close(&gen);
-	gen_map_close(&gen);
-	return gen_finish(&gen, "    ", true, out);
+	oci_gen_key(&gen, "annotations");
+	oci_gen_map_open(&gen);
+	oci_gen_key(&gen, "org.kcrun.version");
+	oci_gen_string(&gen, KCRUN_VERSION);
+	oci_gen_map_close(&gen);
+	oci_gen_map_close(&gen);
+	return oci_gen_finish(&gen, "    ", true, out);
 }

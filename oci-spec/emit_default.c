@@ -18,12 +18,14 @@ static const char *const default_env[] = {
 	"TERM=xterm",
 };
 static const char *const default_caps[] = {
-	"CAP_AUDIT_WRITE", "CAP_KILL", "CAP_NET_BIND_SERVICE",
+	"CAP_AUDIT_WRITE",
+	"CAP_KILL",
+	"CAP_NET_BIND_SERVICE",
 };
 static const char *const default_masked_paths[] = {
-	"/proc/acpi",	     "/proc/asound",	"/proc/kcore",	   "/proc/keys",
+	"/proc/acpi",	       "/proc/asound",	   "/proc/kcore",	"/proc/keys",
 	"/proc/latency_stats", "/proc/timer_list", "/proc/timer_stats", "/proc/sched_debug",
-	"/sys/firmware",     "/proc/scsi",
+	"/sys/firmware",       "/proc/scsi",
 };
 static const char *const default_readonly_paths[] = {
 	"/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys", "/proc/sysrq-trigger",
@@ -39,7 +41,9 @@ struct default_mount {
 static const struct default_mount default_mounts[] = {
 	{ "/proc", "proc", "proc", { NULL } },
 	{ "/dev", "tmpfs", "tmpfs", { "nosuid", "strictatime", "mode=755", "size=65536k" } },
-	{ "/dev/pts", "devpts", "devpts",
+	{ "/dev/pts",
+	  "devpts",
+	  "devpts",
 	  { "nosuid", "noexec", "newinstance", "ptmxmode=0666", "mode=0620", "gid=5" } },
 	{ "/dev/shm", "tmpfs", "shm", { "nosuid", "noexec", "nodev", "mode=1777", "size=65536k" } },
 	{ "/dev/mqueue", "mqueue", "mqueue", { "nosuid", "noexec", "nodev" } },
@@ -49,10 +53,11 @@ static const struct default_mount default_mounts[] = {
 
 /* --rootless changes (runc's specconv.ToRootless): devpts loses gid=5 (no
  * group 5 in a one-id user namespace), /sys becomes an rbind of the host's. */
-static const struct default_mount rootless_devpts = {
-	"/dev/pts", "devpts", "devpts",
-	{ "nosuid", "noexec", "newinstance", "ptmxmode=0666", "mode=0620" }
-};
+static const struct default_mount rootless_devpts = { "/dev/pts",
+						      "devpts",
+						      "devpts",
+						      { "nosuid", "noexec", "newinstance",
+							"ptmxmode=0666", "mode=0620" } };
 static const struct default_mount rootless_sys = {
 	"/sys", "none", "/sys", { "rbind", "nosuid", "noexec", "nodev", "ro" }
 };
@@ -63,32 +68,32 @@ static void gen_mount(struct gen *gen, const struct default_mount *m)
 
 	while (n < N_ELEMENTS(m->options) && m->options[n])
 		n++;
-	gen_map_open(gen);
-	gen_key(gen, "destination");
-	gen_string(gen, m->destination);
-	gen_key(gen, "type");
-	gen_string(gen, m->type);
-	gen_key(gen, "source");
-	gen_string(gen, m->source);
+	oci_gen_map_open(gen);
+	oci_gen_key(gen, "destination");
+	oci_gen_string(gen, m->destination);
+	oci_gen_key(gen, "type");
+	oci_gen_string(gen, m->type);
+	oci_gen_key(gen, "source");
+	oci_gen_string(gen, m->source);
 	if (n)
-		gen_key_strv(gen, "options", m->options, n);
-	gen_map_close(gen);
+		oci_gen_key_strv(gen, "options", m->options, n);
+	oci_gen_map_close(gen);
 }
 
 /* runc maps container root to the caller's effective id. */
 static void gen_id_mapping(struct gen *gen, const char *key, unsigned host_id)
 {
-	gen_key(gen, key);
-	gen_array_open(gen);
-	gen_map_open(gen);
-	gen_key(gen, "containerID");
-	gen_int(gen, 0);
-	gen_key(gen, "hostID");
-	gen_int(gen, host_id);
-	gen_key(gen, "size");
-	gen_int(gen, 1);
-	gen_map_close(gen);
-	gen_array_close(gen);
+	oci_gen_key(gen, key);
+	oci_gen_array_open(gen);
+	oci_gen_map_open(gen);
+	oci_gen_key(gen, "containerID");
+	oci_gen_int(gen, 0);
+	oci_gen_key(gen, "hostID");
+	oci_gen_int(gen, host_id);
+	oci_gen_key(gen, "size");
+	oci_gen_int(gen, 1);
+	oci_gen_map_close(gen);
+	oci_gen_array_close(gen);
 }
 
 static void gen_namespaces(struct gen *gen, bool rootless)
@@ -98,55 +103,55 @@ static void gen_namespaces(struct gen *gen, bool rootless)
 	const char *const *types = rootless ? user : normal;
 	size_t i;
 
-	gen_key(gen, "namespaces");
-	gen_array_open(gen);
+	oci_gen_key(gen, "namespaces");
+	oci_gen_array_open(gen);
 	for (i = 0; i < 5; i++) {
-		gen_map_open(gen);
-		gen_key(gen, "type");
-		gen_string(gen, types[i]);
-		gen_map_close(gen);
+		oci_gen_map_open(gen);
+		oci_gen_key(gen, "type");
+		oci_gen_string(gen, types[i]);
+		oci_gen_map_close(gen);
 	}
-	gen_array_close(gen);
+	oci_gen_array_close(gen);
 }
 
 static void gen_process(struct gen *gen)
 {
-	gen_key(gen, "process");
-	gen_map_open(gen);
-	gen_key(gen, "terminal");
-	gen_bool(gen, true);
-	gen_key(gen, "user");
-	gen_map_open(gen);
-	gen_key(gen, "uid");
-	gen_int(gen, 0);
-	gen_key(gen, "gid");
-	gen_int(gen, 0);
-	gen_map_close(gen);
-	gen_key_strv(gen, "args", default_args, N_ELEMENTS(default_args));
-	gen_key_strv(gen, "env", default_env, N_ELEMENTS(default_env));
-	gen_key(gen, "cwd");
-	gen_string(gen, "/");
-	gen_key(gen, "capabilities");
-	gen_map_open(gen);
-	gen_key_strv(gen, "bounding", default_caps, N_ELEMENTS(default_caps));
-	gen_key_strv(gen, "effective", default_caps, N_ELEMENTS(default_caps));
-	gen_key_strv(gen, "permitted", default_caps, N_ELEMENTS(default_caps));
-	gen_key_strv(gen, "ambient", default_caps, N_ELEMENTS(default_caps));
-	gen_map_close(gen);
-	gen_key(gen, "rlimits");
-	gen_array_open(gen);
-	gen_map_open(gen);
-	gen_key(gen, "type");
-	gen_string(gen, "RLIMIT_NOFILE");
-	gen_key(gen, "hard");
-	gen_int(gen, 1024);
-	gen_key(gen, "soft");
-	gen_int(gen, 1024);
-	gen_map_close(gen);
-	gen_array_close(gen);
-	gen_key(gen, "noNewPrivileges");
-	gen_bool(gen, true);
-	gen_map_close(gen);
+	oci_gen_key(gen, "process");
+	oci_gen_map_open(gen);
+	oci_gen_key(gen, "terminal");
+	oci_gen_bool(gen, true);
+	oci_gen_key(gen, "user");
+	oci_gen_map_open(gen);
+	oci_gen_key(gen, "uid");
+	oci_gen_int(gen, 0);
+	oci_gen_key(gen, "gid");
+	oci_gen_int(gen, 0);
+	oci_gen_map_close(gen);
+	oci_gen_key_strv(gen, "args", default_args, N_ELEMENTS(default_args));
+	oci_gen_key_strv(gen, "env", default_env, N_ELEMENTS(default_env));
+	oci_gen_key(gen, "cwd");
+	oci_gen_string(gen, "/");
+	oci_gen_key(gen, "capabilities");
+	oci_gen_map_open(gen);
+	oci_gen_key_strv(gen, "bounding", default_caps, N_ELEMENTS(default_caps));
+	oci_gen_key_strv(gen, "effective", default_caps, N_ELEMENTS(default_caps));
+	oci_gen_key_strv(gen, "permitted", default_caps, N_ELEMENTS(default_caps));
+	oci_gen_key_strv(gen, "ambient", default_caps, N_ELEMENTS(default_caps));
+	oci_gen_map_close(gen);
+	oci_gen_key(gen, "rlimits");
+	oci_gen_array_open(gen);
+	oci_gen_map_open(gen);
+	oci_gen_key(gen, "type");
+	oci_gen_string(gen, "RLIMIT_NOFILE");
+	oci_gen_key(gen, "hard");
+	oci_gen_int(gen, 1024);
+	oci_gen_key(gen, "soft");
+	oci_gen_int(gen, 1024);
+	oci_gen_map_close(gen);
+	oci_gen_array_close(gen);
+	oci_gen_key(gen, "noNewPrivileges");
+	oci_gen_bool(gen, true);
+	oci_gen_map_close(gen);
 }
 
 int oci_spec_default_json(bool rootless, char **out)
@@ -154,24 +159,24 @@ int oci_spec_default_json(bool rootless, char **out)
 	struct gen gen;
 	size_t i;
 
-	if (gen_begin(&gen) < 0)
+	if (oci_gen_begin(&gen) < 0)
 		return -1;
-	gen_map_open(&gen);
-	gen_key(&gen, "ociVersion");
-	gen_string(&gen, DEFAULT_OCI_VERSION);
+	oci_gen_map_open(&gen);
+	oci_gen_key(&gen, "ociVersion");
+	oci_gen_string(&gen, DEFAULT_OCI_VERSION);
 	gen_process(&gen);
-	gen_key(&gen, "root");
-	gen_map_open(&gen);
-	gen_key(&gen, "path");
-	gen_string(&gen, "rootfs");
-	gen_key(&gen, "readonly");
-	gen_bool(&gen, true);
-	gen_map_close(&gen);
-	gen_key(&gen, "hostname");
-	gen_string(&gen, "runc");
+	oci_gen_key(&gen, "root");
+	oci_gen_map_open(&gen);
+	oci_gen_key(&gen, "path");
+	oci_gen_string(&gen, "rootfs");
+	oci_gen_key(&gen, "readonly");
+	oci_gen_bool(&gen, true);
+	oci_gen_map_close(&gen);
+	oci_gen_key(&gen, "hostname");
+	oci_gen_string(&gen, "runc");
 
-	gen_key(&gen, "mounts");
-	gen_array_open(&gen);
+	oci_gen_key(&gen, "mounts");
+	oci_gen_array_open(&gen);
 	for (i = 0; i < N_ELEMENTS(default_mounts); i++) {
 		const struct default_mount *m = &default_mounts[i];
 
@@ -181,33 +186,34 @@ int oci_spec_default_json(bool rootless, char **out)
 			m = &rootless_sys;
 		gen_mount(&gen, m);
 	}
-	gen_array_close(&gen);
+	oci_gen_array_close(&gen);
 
-	gen_key(&gen, "linux");
-	gen_map_open(&gen);
+	oci_gen_key(&gen, "linux");
+	oci_gen_map_open(&gen);
 	if (rootless) {
 		gen_id_mapping(&gen, "uidMappings", geteuid());
 		gen_id_mapping(&gen, "gidMappings", getegid());
 	} else {
 		/* deny all devices; runc's allow-list is added at create time */
-		gen_key(&gen, "resources");
-		gen_map_open(&gen);
-		gen_key(&gen, "devices");
-		gen_array_open(&gen);
-		gen_map_open(&gen);
-		gen_key(&gen, "allow");
-		gen_bool(&gen, false);
-		gen_key(&gen, "access");
-		gen_string(&gen, "rwm");
-		gen_map_close(&gen);
-		gen_array_close(&gen);
-		gen_map_close(&gen);
+		oci_gen_key(&gen, "resources");
+		oci_gen_map_open(&gen);
+		oci_gen_key(&gen, "devices");
+		oci_gen_array_open(&gen);
+		oci_gen_map_open(&gen);
+		oci_gen_key(&gen, "allow");
+		oci_gen_bool(&gen, false);
+		oci_gen_key(&gen, "access");
+		oci_gen_string(&gen, "rwm");
+		oci_gen_map_close(&gen);
+		oci_gen_array_close(&gen);
+		oci_gen_map_close(&gen);
 	}
 	gen_namespaces(&gen, rootless);
-	gen_key_strv(&gen, "maskedPaths", default_masked_paths, N_ELEMENTS(default_masked_paths));
-	gen_key_strv(&gen, "readonlyPaths", default_readonly_paths,
-		     N_ELEMENTS(default_readonly_paths));
-	gen_map_close(&gen);
-	gen_map_close(&gen);
-	return gen_finish(&gen, "\t", false, out);
+	oci_gen_key_strv(&gen, "maskedPaths", default_masked_paths,
+			 N_ELEMENTS(default_masked_paths));
+	oci_gen_key_strv(&gen, "readonlyPaths", default_readonly_paths,
+			 N_ELEMENTS(default_readonly_paths));
+	oci_gen_map_close(&gen);
+	oci_gen_map_close(&gen);
+	return oci_gen_finish(&gen, "\t", false, out);
 }

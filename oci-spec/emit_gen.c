@@ -13,7 +13,7 @@ static void check(struct gen *gen, yajl_gen_status st)
 		gen->failed = true;
 }
 
-int gen_begin(struct gen *gen)
+int oci_gen_begin(struct gen *gen)
 {
 	gen->failed = false;
 	gen->g = yajl_gen_alloc(NULL);
@@ -24,62 +24,62 @@ int gen_begin(struct gen *gen)
 	return 0;
 }
 
-void gen_string(struct gen *gen, const char *value)
+void oci_gen_string(struct gen *gen, const char *value)
 {
 	if (!gen->failed)
 		check(gen, yajl_gen_string(gen->g, (const unsigned char *)value, strlen(value)));
 }
 
-void gen_key(struct gen *gen, const char *key)
+void oci_gen_key(struct gen *gen, const char *key)
 {
-	gen_string(gen, key);
+	oci_gen_string(gen, key);
 }
 
-void gen_int(struct gen *gen, long long value)
+void oci_gen_int(struct gen *gen, long long value)
 {
 	if (!gen->failed)
 		check(gen, yajl_gen_integer(gen->g, value));
 }
 
-void gen_bool(struct gen *gen, bool value)
+void oci_gen_bool(struct gen *gen, bool value)
 {
 	if (!gen->failed)
 		check(gen, yajl_gen_bool(gen->g, value));
 }
 
-void gen_map_open(struct gen *gen)
+void oci_gen_map_open(struct gen *gen)
 {
 	if (!gen->failed)
 		check(gen, yajl_gen_map_open(gen->g));
 }
 
-void gen_map_close(struct gen *gen)
+void oci_gen_map_close(struct gen *gen)
 {
 	if (!gen->failed)
 		check(gen, yajl_gen_map_close(gen->g));
 }
 
-void gen_array_open(struct gen *gen)
+void oci_gen_array_open(struct gen *gen)
 {
 	if (!gen->failed)
 		check(gen, yajl_gen_array_open(gen->g));
 }
 
-void gen_array_close(struct gen *gen)
+void oci_gen_array_close(struct gen *gen)
 {
 	if (!gen->failed)
 		check(gen, yajl_gen_array_close(gen->g));
 }
 
-void gen_key_strv(struct gen *gen, const char *key, const char *const *strv, size_t len)
+void oci_gen_key_strv(struct gen *gen, const char *key, const char *const *strv, size_t len)
 {
 	size_t i;
 
-	gen_key(gen, key);
-	gen_array_open(gen);
+	oci_gen_key(gen, key);
+	oci_gen_array_open(gen);
 	for (i = 0; i < len; i++)
-		gen_string(gen, strv[i]);
-	gen_array_close(gen);
+		oci_gen_string(gen, strv[i]);
+	oci_gen_array_close(gen);
 }
 
 static int compare_entries(const void *a, const void *b)
@@ -89,7 +89,7 @@ static int compare_entries(const void *a, const void *b)
 	return strcmp((*ea)->key, (*eb)->key);
 }
 
-void gen_sorted_map(struct gen *gen, const struct oci_map *map)
+void oci_gen_sorted_map(struct gen *gen, const struct oci_map *map)
 {
 	const struct oci_map_entry **sorted;
 	size_t i;
@@ -104,16 +104,16 @@ void gen_sorted_map(struct gen *gen, const struct oci_map *map)
 	for (i = 0; i < map->len; i++)
 		sorted[i] = &map->entries[i];
 	qsort(sorted, map->len, sizeof(*sorted), compare_entries);
-	gen_map_open(gen);
+	oci_gen_map_open(gen);
 	for (i = 0; i < map->len; i++) {
-		gen_key(gen, sorted[i]->key);
-		gen_string(gen, sorted[i]->value);
+		oci_gen_key(gen, sorted[i]->key);
+		oci_gen_string(gen, sorted[i]->value);
 	}
-	gen_map_close(gen);
+	oci_gen_map_close(gen);
 	free(sorted);
 }
 
-int gen_finish(struct gen *gen, const char *indent, bool newline, char **out)
+int oci_gen_finish(struct gen *gen, const char *indent, bool newline, char **out)
 {
 	const unsigned char *buf;
 	size_t len;
@@ -124,7 +124,7 @@ int gen_finish(struct gen *gen, const char *indent, bool newline, char **out)
 		errno = gen->failed ? EINVAL : ENOMEM;
 		return -1;
 	}
-	rc = json_format_go((const char *)buf, len, indent, newline, out);
+	rc = oci_json_format_go((const char *)buf, len, indent, newline, out);
 	yajl_gen_free(gen->g);
 	return rc;
 }

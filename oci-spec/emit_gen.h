@@ -1,5 +1,5 @@
 /* Internal: thin yajl_gen wrapper for the emitters.  Calls after a failure
- * are no-ops; gen_finish() reports it.  Output goes through json_format_go()
+ * are no-ops; oci_gen_finish() reports it.  Output goes through oci_json_format_go()
  * so it is laid out and escaped exactly as Go (runc) would. */
 #ifndef OCI_SPEC_EMIT_GEN_H
 #define OCI_SPEC_EMIT_GEN_H
@@ -16,20 +16,20 @@ struct gen {
 	bool failed;
 };
 
-int gen_begin(struct gen *gen); /* 0 or -1 (ENOMEM) */
-void gen_key(struct gen *gen, const char *key);
-void gen_string(struct gen *gen, const char *value);
-void gen_int(struct gen *gen, long long value);
-void gen_bool(struct gen *gen, bool value);
-void gen_map_open(struct gen *gen);
-void gen_map_close(struct gen *gen);
-void gen_array_open(struct gen *gen);
-void gen_array_close(struct gen *gen);
+int oci_gen_begin(struct gen *gen); /* 0 or -1 (ENOMEM) */
+void oci_gen_key(struct gen *gen, const char *key);
+void oci_gen_string(struct gen *gen, const char *value);
+void oci_gen_int(struct gen *gen, long long value);
+void oci_gen_bool(struct gen *gen, bool value);
+void oci_gen_map_open(struct gen *gen);
+void oci_gen_map_close(struct gen *gen);
+void oci_gen_array_open(struct gen *gen);
+void oci_gen_array_close(struct gen *gen);
 /* "key": [ "a", "b" ] */
-void gen_key_strv(struct gen *gen, const char *key, const char *const *strv, size_t len);
+void oci_gen_key_strv(struct gen *gen, const char *key, const char *const *strv, size_t len);
 /* A map with keys sorted bytewise, as Go marshals map[string]string. */
-void gen_sorted_map(struct gen *gen, const struct oci_map *map);
+void oci_gen_sorted_map(struct gen *gen, const struct oci_map *map);
 /* Formats (indent NULL = compact), frees the generator; 0 or -1 + errno. */
-int gen_finish(struct gen *gen, const char *indent, bool newline, char **out);
+int oci_gen_finish(struct gen *gen, const char *indent, bool newline, char **out);
 
 #endif

@@ -4,13 +4,13 @@
 
 #include <stdlib.h>
 
-#define FREE_ARRAY(array, len, free_item)                 \
-	do {                                              \
-		size_t i_;                                \
-		if ((array) != NULL)                      \
-			for (i_ = 0; i_ < (len); i_++)    \
-				free_item(&(array)[i_]);  \
-		free(array);                              \
+#define FREE_ARRAY(array, len, free_item)                \
+	do {                                             \
+		size_t i_;                               \
+		if ((array) != NULL)                     \
+			for (i_ = 0; i_ < (len); i_++)   \
+				free_item(&(array)[i_]); \
+		free(array);                             \
 	} while (0)
 
 void oci_user_free(struct oci_user *user)

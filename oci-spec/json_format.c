@@ -162,7 +162,9 @@ static int copy_string(struct out_buf *b, const char *json, size_t len, size_t *
 		case 'n': put_char(&raw, '\n'); break;
 		case 'r': put_char(&raw, '\r'); break;
 		case 't': put_char(&raw, '\t'); break;
-		case '"': case '\\': case '/': put_char(&raw, json[i]); break;
+		case '"':
+		case '\\':
+		case '/': put_char(&raw, json[i]); break;
 		case 'u': {
 			uint32_t cp = 0;
 			char utf8[3];
@@ -192,8 +194,7 @@ static int copy_string(struct out_buf *b, const char *json, size_t len, size_t *
 			}
 			break;
 		}
-		default:
-			goto out;
+		default: goto out;
 		}
 		i++;
 	}
@@ -209,7 +210,7 @@ out:
 	return rc;
 }
 
-int json_format_go(const char *json, size_t len, const char *indent, int newline, char **out)
+int oci_json_format_go(const char *json, size_t len, const char *indent, int newline, char **out)
 {
 	struct out_buf b = { 0 };
 	size_t i = 0, depth = 0;
@@ -218,9 +219,10 @@ int json_format_go(const char *json, size_t len, const char *indent, int newline
 		char c = json[i];
 
 		switch (c) {
-		case ' ': case '\t': case '\n': case '\r':
-			i++;
-			break;
+		case ' ':
+		case '\t':
+		case '\n':
+		case '\r': i++; break;
 		case '"':
 			i++;
 			if (copy_string(&b, json, len, &i) < 0)

@@ -14,6 +14,6 @@
 /* indent NULL gives compact output (json.Marshal).  A trailing newline is
  * appended when `newline` is non-zero (json.Encoder.Encode).  Returns 0 and a
  * malloc'ed string, or -1 with errno set (EINVAL for malformed input). */
-int json_format_go(const char *json, size_t len, const char *indent, int newline, char **out);
+int oci_json_format_go(const char *json, size_t len, const char *indent, int newline, char **out);
 
 #endif

@@ -20,26 +20,20 @@ struct builder {
 	char *error; /* set when a callback stops the parse */
 };
 
-const char *json_type_name(enum json_type type)
+const char *oci_json_type_name(enum json_type type)
 {
 	switch (type) {
-	case JSON_NULL:
-		return "null";
-	case JSON_BOOL:
-		return "boolean";
-	case JSON_NUMBER:
-		return "number";
-	case JSON_STRING:
-		return "string";
-	case JSON_ARRAY:
-		return "array";
-	case JSON_OBJECT:
-		return "object";
+	case JSON_NULL: return "null";
+	case JSON_BOOL: return "boolean";
+	case JSON_NUMBER: return "number";
+	case JSON_STRING: return "string";
+	case JSON_ARRAY: return "array";
+	case JSON_OBJECT: return "object";
 	}
 	return "unknown";
 }
 
-void json_value_free(struct json_value *value)
+void oci_json_value_free(struct json_value *value)
 {
 	size_t i;
 
@@ -47,30 +41,27 @@ void json_value_free(struct json_value *value)
 		return;
 	switch (value->type) {
 	case JSON_NUMBER:
-	case JSON_STRING:
-		free(value->u.string.text);
-		break;
+	case JSON_STRING: free(value->u.string.text); break;
 	case JSON_ARRAY:
 		for (i = 0; i < value->u.array.len; i++)
-			json_value_free(value->u.array.items[i]);
+			oci_json_value_free(value->u.array.items[i]);
 		free(value->u.array.items);
 		break;
 	case JSON_OBJECT:
 		for (i = 0; i < value->u.object.len; i++) {
 			free(value->u.object.keys[i]);
-			json_value_free(value->u.object.values[i]);
+			oci_json_value_free(value->u.object.values[i]);
 		}
 		free(value->u.object.keys);
 		free(value->u.object.values);
 		break;
 	case JSON_NULL:
-	case JSON_BOOL:
-		break;
+	case JSON_BOOL: break;
 	}
 	free(value);
 }
 
-const struct json_value *json_object_get(const struct json_value *obj, const char *key)
+const struct json_value *oci_json_object_get(const struct json_value *obj, const char *key)
 {
 	size_t i;
 
@@ -94,7 +85,7 @@ static int compare_key_index_r(const void *a, const void *b, void *arg)
 	return ia < ib ? -1 : ia > ib;
 }
 
-int json_object_last_keys(const struct json_value *obj, bool *keep)
+int oci_json_object_last_keys(const struct json_value *obj, bool *keep)
 {
 	size_t n = obj->u.object.len, i;
 	size_t *order;
@@ -108,8 +99,8 @@ int json_object_last_keys(const struct json_value *obj, bool *keep)
 		order[i] = i;
 	qsort_r(order, n, sizeof(*order), compare_key_index_r, (void *)obj);
 	for (i = 0; i < n; i++)
-		keep[order[i]] = i + 1 == n ||
-				 strcmp(obj->u.object.keys[order[i]], obj->u.object.keys[order[i + 1]]) != 0;
+		keep[order[i]] = i + 1 == n || strcmp(obj->u.object.keys[order[i]],
+						      obj->u.object.keys[order[i + 1]]) != 0;
 	free(order);
 	return 0;
 }
@@ -151,7 +142,7 @@ static bool is_plain_key(const char *key)
  * about an annotation stays readable even if its key is huge. */
 #define PATH_KEY_MAX 128
 
-int path_push_key(struct path_buf *path, const char *key)
+int oci_path_push_key(struct path_buf *path, const char *key)
 {
 	size_t keylen = strnlen(key, PATH_KEY_MAX + 1), n;
 	bool cut = keylen > PATH_KEY_MAX;
@@ -197,7 +188,7 @@ int path_push_key(struct path_buf *path, const char *key)
 	return 0;
 }
 
-int path_push_index(struct path_buf *path, size_t index)
+int oci_path_push_index(struct path_buf *path, size_t index)
 {
 	if (path_reserve(path, 24) < 0)
 		return -1;
@@ -205,7 +196,7 @@ int path_push_index(struct path_buf *path, size_t index)
 	return 0;
 }
 
-void path_truncate(struct path_buf *path, size_t len)
+void oci_path_truncate(struct path_buf *path, size_t len)
 {
 	if (path->text && len <= path->len) {
 		path->len = len;
@@ -230,9 +221,9 @@ static char *builder_path(struct builder *b, bool pending)
 		if (top && !pending)
 			break;
 		if (c->type == JSON_ARRAY)
-			rc = path_push_index(&path, top ? c->u.array.len : c->u.array.len - 1);
+			rc = oci_path_push_index(&path, top ? c->u.array.len : c->u.array.len - 1);
 		else if (c->u.object.len > 0)
-			rc = path_push_key(&path, c->u.object.keys[c->u.object.len - 1]);
+			rc = oci_path_push_key(&path, c->u.object.keys[c->u.object.len - 1]);
 	}
 	if (rc < 0 || path.len == 0) {
 		free(path.text);
@@ -241,8 +232,8 @@ static char *builder_path(struct builder *b, bool pending)
 	return path.text;
 }
 
-__attribute__((format(printf, 3, 4)))
-static int builder_fail(struct builder *b, bool pending, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static int builder_fail(struct builder *b, bool pending,
+							      const char *fmt, ...)
 {
 	char *path, *reason = NULL;
 	va_list ap;
@@ -292,7 +283,7 @@ static int builder_add(struct builder *b, struct json_value *v)
 	if (top->type == JSON_ARRAY) {
 		if (grow((void **)&top->u.array.items, &top->u.array.cap, top->u.array.len,
 			 sizeof(*top->u.array.items)) < 0) {
-			json_value_free(v);
+			oci_json_value_free(v);
 			return builder_fail(b, true, "out of memory");
 		}
 		top->u.array.items[top->u.array.len++] = v;
@@ -456,8 +447,7 @@ static char *yajl_reason(yajl_handle h, const char *text, size_t len, bool *lexi
 	return reason;
 }
 
-struct json_value *json_parse(const char *text, size_t len, const char *source,
-			      char **errmsg)
+struct json_value *oci_json_parse(const char *text, size_t len, const char *source, char **errmsg)
 {
 	struct builder b = { .source = source };
 	yajl_handle h;
@@ -510,12 +500,12 @@ struct json_value *json_parse(const char *text, size_t len, const char *source,
 				column++;
 			}
 		}
-		if (errmsg && asprintf(errmsg, "%s: parse error at line %zu, column %zu: %s", source,
-				       line, column, reason ? reason : "invalid JSON") < 0)
+		if (errmsg && asprintf(errmsg, "%s: parse error at line %zu, column %zu: %s",
+				       source, line, column, reason ? reason : "invalid JSON") < 0)
 			*errmsg = NULL;
 		free(reason);
 	}
 	yajl_free(h);
-	json_value_free(b.root);
+	oci_json_value_free(b.root);
 	return NULL;
 }

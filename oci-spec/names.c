@@ -6,8 +6,8 @@
 #include <string.h>
 
 static const char *const namespace_names[OCI_NS__COUNT] = {
-	[OCI_NS_PID] = "pid",       [OCI_NS_NETWORK] = "network", [OCI_NS_MOUNT] = "mount",
-	[OCI_NS_IPC] = "ipc",       [OCI_NS_UTS] = "uts",         [OCI_NS_USER] = "user",
+	[OCI_NS_PID] = "pid",	    [OCI_NS_NETWORK] = "network", [OCI_NS_MOUNT] = "mount",
+	[OCI_NS_IPC] = "ipc",	    [OCI_NS_UTS] = "uts",	  [OCI_NS_USER] = "user",
 	[OCI_NS_CGROUP] = "cgroup", [OCI_NS_TIME] = "time",
 };
 

@@ -16,7 +16,7 @@ static int ctx_oom(struct parse_ctx *ctx)
 	return -1;
 }
 
-int ctx_fail(struct parse_ctx *ctx, const char *key, const char *fmt, ...)
+int oci_ctx_fail(struct parse_ctx *ctx, const char *key, const char *fmt, ...)
 {
 	size_t mark = ctx->path.len;
 	char *reason = NULL;
@@ -25,7 +25,7 @@ int ctx_fail(struct parse_ctx *ctx, const char *key, const char *fmt, ...)
 
 	if (ctx->error)
 		return -1;
-	if (key && path_push_key(&ctx->path, key) < 0)
+	if (key && oci_path_push_key(&ctx->path, key) < 0)
 		return ctx_oom(ctx);
 	va_start(ap, fmt);
 	if (vasprintf(&reason, fmt, ap) < 0)
@@ -35,47 +35,47 @@ int ctx_fail(struct parse_ctx *ctx, const char *key, const char *fmt, ...)
 	if (reason == NULL || asprintf(&ctx->error, "%s: %s", where, reason) < 0)
 		ctx->error = NULL;
 	free(reason);
-	path_truncate(&ctx->path, mark);
+	oci_path_truncate(&ctx->path, mark);
 	if (ctx->error == NULL)
 		return ctx_oom(ctx);
 	return -1;
 }
 
-int ctx_type_error(struct parse_ctx *ctx, const char *what, const struct json_value *v)
+int oci_ctx_type_error(struct parse_ctx *ctx, const char *what, const struct json_value *v)
 {
-	return ctx_fail(ctx, NULL, "expected %s, got %s", what, json_type_name(v->type));
+	return oci_ctx_fail(ctx, NULL, "expected %s, got %s", what, oci_json_type_name(v->type));
 }
 
-size_t ctx_enter_key(struct parse_ctx *ctx, const char *key)
+size_t oci_ctx_enter_key(struct parse_ctx *ctx, const char *key)
 {
 	size_t mark = ctx->path.len;
 
-	if (path_push_key(&ctx->path, key) < 0) {
+	if (oci_path_push_key(&ctx->path, key) < 0) {
 		ctx_oom(ctx);
 		return (size_t)-1;
 	}
 	return mark;
 }
 
-size_t ctx_enter_index(struct parse_ctx *ctx, size_t index)
+size_t oci_ctx_enter_index(struct parse_ctx *ctx, size_t index)
 {
 	size_t mark = ctx->path.len;
 
-	if (path_push_index(&ctx->path, index) < 0) {
+	if (oci_path_push_index(&ctx->path, index) < 0) {
 		ctx_oom(ctx);
 		return (size_t)-1;
 	}
 	return mark;
 }
 
-void ctx_leave(struct parse_ctx *ctx, size_t mark)
+void oci_ctx_leave(struct parse_ctx *ctx, size_t mark)
 {
-	path_truncate(&ctx->path, mark);
+	oci_path_truncate(&ctx->path, mark);
 }
 
-const struct json_value *ctx_field(const struct json_value *obj, const char *key)
+const struct json_value *oci_ctx_field(const struct json_value *obj, const char *key)
 {
-	const struct json_value *v = json_object_get(obj, key);
+	const struct json_value *v = oci_json_object_get(obj, key);
 
 	if (v && v->type == JSON_NULL)
 		return NULL;
@@ -84,12 +84,12 @@ const struct json_value *ctx_field(const struct json_value *obj, const char *key
 
 /* ---------- scalar readers ---------- */
 
-int read_string(struct parse_ctx *ctx, const struct json_value *v, size_t maxlen, char **out)
+int oci_read_string(struct parse_ctx *ctx, const struct json_value *v, size_t maxlen, char **out)
 {
 	if (v->type != JSON_STRING)
-		return ctx_type_error(ctx, "a string", v);
+		return oci_ctx_type_error(ctx, "a string", v);
 	if (v->u.string.len > maxlen)
-		return ctx_fail(ctx, NULL, "string longer than %zu bytes", maxlen);
+		return oci_ctx_fail(ctx, NULL, "string longer than %zu bytes", maxlen);
 	*out = strdup(v->u.string.text);
 	if (*out == NULL)
 		return ctx_oom(ctx);
@@ -102,11 +102,11 @@ static int check_integer_text(struct parse_ctx *ctx, const struct json_value *v)
 	const char *p = v->u.string.text;
 
 	if (v->type != JSON_NUMBER)
-		return ctx_type_error(ctx, "an integer", v);
+		return oci_ctx_type_error(ctx, "an integer", v);
 	if (*p == '-')
 		p++;
 	if (*p == '\0' || strspn(p, "0123456789") != strlen(p))
-		return ctx_fail(ctx, NULL, "expected an integer, got %.32s", v->u.string.text);
+		return oci_ctx_fail(ctx, NULL, "expected an integer, got %.32s", v->u.string.text);
 	return 0;
 }
 
@@ -114,12 +114,12 @@ static int range_error(struct parse_ctx *ctx, const struct json_value *v, const 
 {
 	const char *text = v->u.string.text;
 
-	return ctx_fail(ctx, NULL, "%.32s%s is out of range (%s)", text,
-			v->u.string.len > 32 ? "..." : "", range);
+	return oci_ctx_fail(ctx, NULL, "%.32s%s is out of range (%s)", text,
+			    v->u.string.len > 32 ? "..." : "", range);
 }
 
-int read_int(struct parse_ctx *ctx, const struct json_value *v, int64_t min, int64_t max,
-	     int64_t *out)
+int oci_read_int(struct parse_ctx *ctx, const struct json_value *v, int64_t min, int64_t max,
+		 int64_t *out)
 {
 	char range[64];
 	long long n;
@@ -136,7 +136,7 @@ int read_int(struct parse_ctx *ctx, const struct json_value *v, int64_t min, int
 	return 0;
 }
 
-int read_uint(struct parse_ctx *ctx, const struct json_value *v, uint64_t max, uint64_t *out)
+int oci_read_uint(struct parse_ctx *ctx, const struct json_value *v, uint64_t max, uint64_t *out)
 {
 	unsigned long long n;
 	char range[64];
@@ -167,20 +167,20 @@ int read_uint(struct parse_ctx *ctx, const struct json_value *v, uint64_t max, u
 static int enter_field(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
 		       bool required, const struct json_value **v, size_t *mark)
 {
-	*v = ctx_field(obj, key);
+	*v = oci_ctx_field(obj, key);
 	if (*v == NULL) {
 		if (required)
-			return ctx_fail(ctx, key, "required field is missing");
+			return oci_ctx_fail(ctx, key, "required field is missing");
 		return 0;
 	}
-	*mark = ctx_enter_key(ctx, key);
+	*mark = oci_ctx_enter_key(ctx, key);
 	if (*mark == (size_t)-1)
 		return -1;
 	return 1;
 }
 
-int get_string(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
-	       bool required, size_t maxlen, char **out)
+int oci_get_string(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
+		   bool required, size_t maxlen, char **out)
 {
 	const struct json_value *v;
 	size_t mark;
@@ -188,13 +188,13 @@ int get_string(struct parse_ctx *ctx, const struct json_value *obj, const char *
 
 	if (rc <= 0)
 		return rc;
-	rc = read_string(ctx, v, maxlen, out);
-	ctx_leave(ctx, mark);
+	rc = oci_read_string(ctx, v, maxlen, out);
+	oci_ctx_leave(ctx, mark);
 	return rc;
 }
 
-int get_bool(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
-	     bool required, bool *has, bool *out)
+int oci_get_bool(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
+		 bool required, bool *has, bool *out)
 {
 	const struct json_value *v;
 	size_t mark;
@@ -203,19 +203,19 @@ int get_bool(struct parse_ctx *ctx, const struct json_value *obj, const char *ke
 	if (rc <= 0)
 		return rc;
 	if (v->type != JSON_BOOL) {
-		rc = ctx_type_error(ctx, "a boolean", v);
+		rc = oci_ctx_type_error(ctx, "a boolean", v);
 	} else {
 		*out = v->u.boolean;
 		if (has)
 			*has = true;
 		rc = 0;
 	}
-	ctx_leave(ctx, mark);
+	oci_ctx_leave(ctx, mark);
 	return rc;
 }
 
-int get_int_range(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
-		  bool required, int64_t min, int64_t max, bool *has, int64_t *out)
+int oci_get_int_range(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
+		      bool required, int64_t min, int64_t max, bool *has, int64_t *out)
 {
 	const struct json_value *v;
 	size_t mark;
@@ -223,24 +223,24 @@ int get_int_range(struct parse_ctx *ctx, const struct json_value *obj, const cha
 
 	if (rc <= 0)
 		return rc;
-	rc = read_int(ctx, v, min, max, out);
+	rc = oci_read_int(ctx, v, min, max, out);
 	if (rc == 0 && has)
 		*has = true;
-	ctx_leave(ctx, mark);
+	oci_ctx_leave(ctx, mark);
 	return rc;
 }
 
-int get_i64(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
-	    bool required, bool *has, int64_t *out)
+int oci_get_i64(struct parse_ctx *ctx, const struct json_value *obj, const char *key, bool required,
+		bool *has, int64_t *out)
 {
-	return get_int_range(ctx, obj, key, required, INT64_MIN, INT64_MAX, has, out);
+	return oci_get_int_range(ctx, obj, key, required, INT64_MIN, INT64_MAX, has, out);
 }
 
-int get_i32(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
-	    bool required, bool *has, int32_t *out)
+int oci_get_i32(struct parse_ctx *ctx, const struct json_value *obj, const char *key, bool required,
+		bool *has, int32_t *out)
 {
 	int64_t n = 0;
-	int rc = get_int_range(ctx, obj, key, required, INT32_MIN, INT32_MAX, has, &n);
+	int rc = oci_get_int_range(ctx, obj, key, required, INT32_MIN, INT32_MAX, has, &n);
 
 	if (rc == 0)
 		*out = (int32_t)n;
@@ -256,21 +256,21 @@ static int get_uint_max(struct parse_ctx *ctx, const struct json_value *obj, con
 
 	if (rc <= 0)
 		return rc;
-	rc = read_uint(ctx, v, max, out);
+	rc = oci_read_uint(ctx, v, max, out);
 	if (rc == 0 && has)
 		*has = true;
-	ctx_leave(ctx, mark);
+	oci_ctx_leave(ctx, mark);
 	return rc;
 }
 
-int get_u64(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
-	    bool required, bool *has, uint64_t *out)
+int oci_get_u64(struct parse_ctx *ctx, const struct json_value *obj, const char *key, bool required,
+		bool *has, uint64_t *out)
 {
 	return get_uint_max(ctx, obj, key, required, UINT64_MAX, has, out);
 }
 
-int get_u32(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
-	    bool required, bool *has, uint32_t *out)
+int oci_get_u32(struct parse_ctx *ctx, const struct json_value *obj, const char *key, bool required,
+		bool *has, uint32_t *out)
 {
 	uint64_t n = 0;
 	int rc = get_uint_max(ctx, obj, key, required, UINT32_MAX, has, &n);
@@ -280,8 +280,8 @@ int get_u32(struct parse_ctx *ctx, const struct json_value *obj, const char *key
 	return rc;
 }
 
-int get_u16(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
-	    bool required, bool *has, uint16_t *out)
+int oci_get_u16(struct parse_ctx *ctx, const struct json_value *obj, const char *key, bool required,
+		bool *has, uint16_t *out)
 {
 	uint64_t n = 0;
 	int rc = get_uint_max(ctx, obj, key, required, UINT16_MAX, has, &n);
@@ -293,8 +293,8 @@ int get_u16(struct parse_ctx *ctx, const struct json_value *obj, const char *key
 
 /* ---------- arrays and maps ---------- */
 
-int get_strv(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
-	     size_t maxlen, char ***out, size_t *out_len)
+int oci_get_strv(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
+		 size_t maxlen, char ***out, size_t *out_len)
 {
 	const struct json_value *v;
 	size_t mark, i, n;
@@ -304,7 +304,7 @@ int get_strv(struct parse_ctx *ctx, const struct json_value *obj, const char *ke
 		return rc;
 	rc = 0;
 	if (v->type != JSON_ARRAY) {
-		rc = ctx_type_error(ctx, "an array", v);
+		rc = oci_ctx_type_error(ctx, "an array", v);
 		goto out;
 	}
 	n = v->u.array.len;
@@ -317,21 +317,21 @@ int get_strv(struct parse_ctx *ctx, const struct json_value *obj, const char *ke
 	}
 	*out_len = n;
 	for (i = 0; i < n && rc == 0; i++) {
-		size_t item_mark = ctx_enter_index(ctx, i);
+		size_t item_mark = oci_ctx_enter_index(ctx, i);
 
 		if (item_mark == (size_t)-1)
 			rc = -1;
 		else
-			rc = read_string(ctx, v->u.array.items[i], maxlen, &(*out)[i]);
-		ctx_leave(ctx, item_mark);
+			rc = oci_read_string(ctx, v->u.array.items[i], maxlen, &(*out)[i]);
+		oci_ctx_leave(ctx, item_mark);
 	}
 out:
-	ctx_leave(ctx, mark);
+	oci_ctx_leave(ctx, mark);
 	return rc;
 }
 
-int get_object_array(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
-		     size_t size, convert_fn convert, void **out, size_t *out_len)
+int oci_get_object_array(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
+			 size_t size, convert_fn convert, void **out, size_t *out_len)
 {
 	const struct json_value *v;
 	size_t mark, i, n;
@@ -342,7 +342,7 @@ int get_object_array(struct parse_ctx *ctx, const struct json_value *obj, const 
 		return rc;
 	rc = 0;
 	if (v->type != JSON_ARRAY) {
-		rc = ctx_type_error(ctx, "an array", v);
+		rc = oci_ctx_type_error(ctx, "an array", v);
 		goto out;
 	}
 	n = v->u.array.len;
@@ -357,23 +357,23 @@ int get_object_array(struct parse_ctx *ctx, const struct json_value *obj, const 
 	*out_len = n;
 	for (i = 0; i < n && rc == 0; i++) {
 		const struct json_value *item = v->u.array.items[i];
-		size_t item_mark = ctx_enter_index(ctx, i);
+		size_t item_mark = oci_ctx_enter_index(ctx, i);
 
 		if (item_mark == (size_t)-1)
 			rc = -1;
 		else if (item->type != JSON_OBJECT)
-			rc = ctx_type_error(ctx, "an object", item);
+			rc = oci_ctx_type_error(ctx, "an object", item);
 		else
 			rc = convert(ctx, item, items + i * size);
-		ctx_leave(ctx, item_mark);
+		oci_ctx_leave(ctx, item_mark);
 	}
 out:
-	ctx_leave(ctx, mark);
+	oci_ctx_leave(ctx, mark);
 	return rc;
 }
 
-int get_object(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
-	       bool required, size_t size, convert_fn convert, void **out)
+int oci_get_object(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
+		   bool required, size_t size, convert_fn convert, void **out)
 {
 	const struct json_value *v;
 	size_t mark;
@@ -383,7 +383,7 @@ int get_object(struct parse_ctx *ctx, const struct json_value *obj, const char *
 		return rc;
 	rc = 0;
 	if (v->type != JSON_OBJECT) {
-		rc = ctx_type_error(ctx, "an object", v);
+		rc = oci_ctx_type_error(ctx, "an object", v);
 	} else {
 		*out = calloc(1, size);
 		if (*out == NULL)
@@ -391,7 +391,7 @@ int get_object(struct parse_ctx *ctx, const struct json_value *obj, const char *
 		else
 			rc = convert(ctx, v, *out);
 	}
-	ctx_leave(ctx, mark);
+	oci_ctx_leave(ctx, mark);
 	return rc;
 }
 
@@ -401,7 +401,7 @@ static bool *last_keys(struct parse_ctx *ctx, const struct json_value *v)
 {
 	bool *keep = calloc(v->u.object.len ? v->u.object.len : 1, sizeof(*keep));
 
-	if (keep == NULL || json_object_last_keys(v, keep) < 0) {
+	if (keep == NULL || oci_json_object_last_keys(v, keep) < 0) {
 		free(keep);
 		ctx_oom(ctx);
 		return NULL;
@@ -409,8 +409,8 @@ static bool *last_keys(struct parse_ctx *ctx, const struct json_value *v)
 	return keep;
 }
 
-int get_string_map(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
-		   struct oci_map *out)
+int oci_get_string_map(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
+		       struct oci_map *out)
 {
 	const struct json_value *v;
 	bool *keep = NULL;
@@ -421,7 +421,7 @@ int get_string_map(struct parse_ctx *ctx, const struct json_value *obj, const ch
 		return rc;
 	rc = 0;
 	if (v->type != JSON_OBJECT) {
-		rc = ctx_type_error(ctx, "an object", v);
+		rc = oci_ctx_type_error(ctx, "an object", v);
 		goto out;
 	}
 	if (v->u.object.len == 0)
@@ -440,10 +440,10 @@ int get_string_map(struct parse_ctx *ctx, const struct json_value *obj, const ch
 		if (!keep[i])
 			continue;
 		if (*k == '\0') {
-			rc = ctx_fail(ctx, NULL, "keys must not be empty");
+			rc = oci_ctx_fail(ctx, NULL, "keys must not be empty");
 		} else if (value->type != JSON_STRING) {
-			rc = ctx_fail(ctx, k, "expected a string, got %s",
-				      json_type_name(value->type));
+			rc = oci_ctx_fail(ctx, k, "expected a string, got %s",
+					  oci_json_type_name(value->type));
 		} else {
 			entry = &out->entries[out->len++];
 			entry->key = strdup(k);
@@ -454,12 +454,12 @@ int get_string_map(struct parse_ctx *ctx, const struct json_value *obj, const ch
 	}
 out:
 	free(keep);
-	ctx_leave(ctx, mark);
+	oci_ctx_leave(ctx, mark);
 	return rc;
 }
 
-int get_object_map(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
-		   size_t size, convert_keyed_fn convert, void **out, size_t *out_len)
+int oci_get_object_map(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
+		       size_t size, convert_keyed_fn convert, void **out, size_t *out_len)
 {
 	const struct json_value *v;
 	bool *keep = NULL;
@@ -471,7 +471,7 @@ int get_object_map(struct parse_ctx *ctx, const struct json_value *obj, const ch
 		return rc;
 	rc = 0;
 	if (v->type != JSON_OBJECT) {
-		rc = ctx_type_error(ctx, "an object", v);
+		rc = oci_ctx_type_error(ctx, "an object", v);
 		goto out;
 	}
 	if (v->u.object.len == 0)
@@ -492,32 +492,32 @@ int get_object_map(struct parse_ctx *ctx, const struct json_value *obj, const ch
 		if (!keep[i])
 			continue;
 		if (*k == '\0') {
-			rc = ctx_fail(ctx, NULL, "keys must not be empty");
+			rc = oci_ctx_fail(ctx, NULL, "keys must not be empty");
 			break;
 		}
-		item_mark = ctx_enter_key(ctx, k);
+		item_mark = oci_ctx_enter_key(ctx, k);
 		if (item_mark == (size_t)-1) {
 			rc = -1;
 			break;
 		}
 		if (value->type != JSON_OBJECT) {
-			rc = ctx_type_error(ctx, "an object", value);
+			rc = oci_ctx_type_error(ctx, "an object", value);
 		} else {
 			*out_len = ++n;
 			rc = convert(ctx, k, value, items + (n - 1) * size);
 		}
-		ctx_leave(ctx, item_mark);
+		oci_ctx_leave(ctx, item_mark);
 	}
 out:
 	free(keep);
-	ctx_leave(ctx, mark);
+	oci_ctx_leave(ctx, mark);
 	return rc;
 }
 
-int check_absolute(struct parse_ctx *ctx, const char *key, const char *s)
+int oci_check_absolute(struct parse_ctx *ctx, const char *key, const char *s)
 {
 	if (s == NULL || s[0] != '/')
-		return ctx_fail(ctx, key, "must be an absolute path, got \"%s\"", s ? s : "");
+		return oci_ctx_fail(ctx, key, "must be an absolute path, got \"%s\"", s ? s : "");
 	return 0;
 }
 
@@ -529,8 +529,8 @@ static void set_errmsg(char **errmsg, char *msg)
 		free(msg);
 }
 
-int parse_document(const char *json, size_t len, const char *source, size_t size,
-		   convert_fn convert, void (*free_fn)(void *), void **out, char **errmsg)
+int oci_parse_document(const char *json, size_t len, const char *source, size_t size,
+		       convert_fn convert, void (*free_fn)(void *), void **out, char **errmsg)
 {
 	struct parse_ctx ctx = { .source = source };
 	struct json_value *root;
@@ -547,13 +547,13 @@ int parse_document(const char *json, size_t len, const char *source, size_t size
 		set_errmsg(errmsg, msg);
 		return -1;
 	}
-	root = json_parse(json, len, source, &msg);
+	root = oci_json_parse(json, len, source, &msg);
 	if (root == NULL) {
 		set_errmsg(errmsg, msg);
 		return -1;
 	}
 	if (root->type != JSON_OBJECT) {
-		ctx_type_error(&ctx, "an object", root);
+		oci_ctx_type_error(&ctx, "an object", root);
 	} else {
 		dst = calloc(1, size);
 		if (dst == NULL)
@@ -561,7 +561,7 @@ int parse_document(const char *json, size_t len, const char *source, size_t size
 		else
 			rc = convert(&ctx, root, dst);
 	}
-	json_value_free(root);
+	oci_json_value_free(root);
 	free(ctx.path.text);
 	if (rc < 0) {
 		if (dst)

@@ -7,12 +7,12 @@
 
 /* Architectures libseccomp 2.5 knows (what runc accepts). */
 static const char *const seccomp_archs[] = {
-	"SCMP_ARCH_X86",	 "SCMP_ARCH_X86_64",   "SCMP_ARCH_X32",	    "SCMP_ARCH_ARM",
-	"SCMP_ARCH_AARCH64",	 "SCMP_ARCH_MIPS",     "SCMP_ARCH_MIPS64",  "SCMP_ARCH_MIPS64N32",
-	"SCMP_ARCH_MIPSEL",	 "SCMP_ARCH_MIPSEL64", "SCMP_ARCH_MIPSEL64N32",
-	"SCMP_ARCH_PPC",	 "SCMP_ARCH_PPC64",    "SCMP_ARCH_PPC64LE", "SCMP_ARCH_S390",
-	"SCMP_ARCH_S390X",	 "SCMP_ARCH_PARISC",   "SCMP_ARCH_PARISC64", "SCMP_ARCH_RISCV64",
-	"SCMP_ARCH_LOONGARCH64", "SCMP_ARCH_M68K",     "SCMP_ARCH_SH",	    "SCMP_ARCH_SHEB",
+	"SCMP_ARCH_X86",     "SCMP_ARCH_X86_64",   "SCMP_ARCH_X32",	    "SCMP_ARCH_ARM",
+	"SCMP_ARCH_AARCH64", "SCMP_ARCH_MIPS",	   "SCMP_ARCH_MIPS64",	    "SCMP_ARCH_MIPS64N32",
+	"SCMP_ARCH_MIPSEL",  "SCMP_ARCH_MIPSEL64", "SCMP_ARCH_MIPSEL64N32", "SCMP_ARCH_PPC",
+	"SCMP_ARCH_PPC64",   "SCMP_ARCH_PPC64LE",  "SCMP_ARCH_S390",	    "SCMP_ARCH_S390X",
+	"SCMP_ARCH_PARISC",  "SCMP_ARCH_PARISC64", "SCMP_ARCH_RISCV64",	    "SCMP_ARCH_LOONGARCH64",
+	"SCMP_ARCH_M68K",    "SCMP_ARCH_SH",	   "SCMP_ARCH_SHEB",
 };
 
 static const char *const seccomp_flags[] = {
@@ -42,11 +42,11 @@ static int check_strv(struct parse_ctx *ctx, const char *key, char **strv, size_
 	for (i = 0; i < len; i++) {
 		if (in_set(strv[i], set, n))
 			continue;
-		mark = ctx_enter_key(ctx, key);
-		if (mark == (size_t)-1 || ctx_enter_index(ctx, i) == (size_t)-1)
+		mark = oci_ctx_enter_key(ctx, key);
+		if (mark == (size_t)-1 || oci_ctx_enter_index(ctx, i) == (size_t)-1)
 			return -1;
-		rc = ctx_fail(ctx, NULL, "unknown %s \"%s\"", what, strv[i]);
-		ctx_leave(ctx, mark);
+		rc = oci_ctx_fail(ctx, NULL, "unknown %s \"%s\"", what, strv[i]);
+		oci_ctx_leave(ctx, mark);
 		return rc;
 	}
 	return 0;
@@ -58,11 +58,11 @@ static int get_action(struct parse_ctx *ctx, const struct json_value *obj, const
 	char *name = NULL;
 	int rc;
 
-	if (get_string(ctx, obj, key, true, 64, &name) < 0)
+	if (oci_get_string(ctx, obj, key, true, 64, &name) < 0)
 		return -1;
 	rc = oci_seccomp_action_from_name(name, out);
 	if (rc < 0)
-		ctx_fail(ctx, key, "unknown seccomp action \"%s\"", name);
+		oci_ctx_fail(ctx, key, "unknown seccomp action \"%s\"", name);
 	free(name);
 	return rc;
 }
@@ -73,19 +73,19 @@ static int parse_arg(struct parse_ctx *ctx, const struct json_value *obj, void *
 	char *op = NULL;
 	int rc;
 
-	if (get_u32(ctx, obj, "index", true, NULL, &arg->index) < 0)
+	if (oci_get_u32(ctx, obj, "index", true, NULL, &arg->index) < 0)
 		return -1;
 	if (arg->index > 5)
-		return ctx_fail(ctx, "index", "%u is out of range (0..5)", arg->index);
-	if (get_u64(ctx, obj, "value", true, NULL, &arg->value) < 0 ||
-	    get_u64(ctx, obj, "valueTwo", false, &arg->has_value_two, &arg->value_two) < 0 ||
-	    get_string(ctx, obj, "op", true, 64, &op) < 0) {
+		return oci_ctx_fail(ctx, "index", "%u is out of range (0..5)", arg->index);
+	if (oci_get_u64(ctx, obj, "value", true, NULL, &arg->value) < 0 ||
+	    oci_get_u64(ctx, obj, "valueTwo", false, &arg->has_value_two, &arg->value_two) < 0 ||
+	    oci_get_string(ctx, obj, "op", true, 64, &op) < 0) {
 		free(op);
 		return -1;
 	}
 	rc = oci_seccomp_op_from_name(op, &arg->op);
 	if (rc < 0)
-		ctx_fail(ctx, "op", "unknown seccomp operator \"%s\"", op);
+		oci_ctx_fail(ctx, "op", "unknown seccomp operator \"%s\"", op);
 	free(op);
 	return rc;
 }
@@ -94,42 +94,43 @@ static int parse_syscall(struct parse_ctx *ctx, const struct json_value *obj, vo
 {
 	struct oci_seccomp_syscall *sc = dst;
 
-	if (get_strv(ctx, obj, "names", 256, &sc->names, &sc->names_len) < 0)
+	if (oci_get_strv(ctx, obj, "names", 256, &sc->names, &sc->names_len) < 0)
 		return -1;
 	if (sc->names_len == 0)
-		return ctx_fail(ctx, "names", "must be a non-empty array");
+		return oci_ctx_fail(ctx, "names", "must be a non-empty array");
 	if (get_action(ctx, obj, "action", &sc->action) < 0 ||
-	    get_u32(ctx, obj, "errnoRet", false, &sc->has_errno_ret, &sc->errno_ret) < 0 ||
-	    get_object_array(ctx, obj, "args", sizeof(struct oci_seccomp_arg), parse_arg,
-			     (void **)&sc->args, &sc->args_len) < 0)
+	    oci_get_u32(ctx, obj, "errnoRet", false, &sc->has_errno_ret, &sc->errno_ret) < 0 ||
+	    oci_get_object_array(ctx, obj, "args", sizeof(struct oci_seccomp_arg), parse_arg,
+				 (void **)&sc->args, &sc->args_len) < 0)
 		return -1;
 	return 0;
 }
 
-int parse_seccomp(struct parse_ctx *ctx, const struct json_value *obj, void *dst)
+int oci_parse_seccomp(struct parse_ctx *ctx, const struct json_value *obj, void *dst)
 {
 	struct oci_seccomp *seccomp = dst;
 
 	if (get_action(ctx, obj, "defaultAction", &seccomp->default_action) < 0 ||
-	    get_u32(ctx, obj, "defaultErrnoRet", false, &seccomp->has_default_errno_ret,
-		    &seccomp->default_errno_ret) < 0 ||
-	    get_strv(ctx, obj, "architectures", 64, &seccomp->architectures,
-		     &seccomp->architectures_len) < 0 ||
+	    oci_get_u32(ctx, obj, "defaultErrnoRet", false, &seccomp->has_default_errno_ret,
+			&seccomp->default_errno_ret) < 0 ||
+	    oci_get_strv(ctx, obj, "architectures", 64, &seccomp->architectures,
+			 &seccomp->architectures_len) < 0 ||
 	    check_strv(ctx, "architectures", seccomp->architectures, seccomp->architectures_len,
 		       seccomp_archs, sizeof(seccomp_archs) / sizeof(seccomp_archs[0]),
 		       "seccomp architecture") < 0 ||
-	    get_strv(ctx, obj, "flags", 64, &seccomp->flags, &seccomp->flags_len) < 0 ||
+	    oci_get_strv(ctx, obj, "flags", 64, &seccomp->flags, &seccomp->flags_len) < 0 ||
 	    check_strv(ctx, "flags", seccomp->flags, seccomp->flags_len, seccomp_flags,
 		       sizeof(seccomp_flags) / sizeof(seccomp_flags[0]), "seccomp flag") < 0 ||
-	    get_string(ctx, obj, "listenerPath", false, OCI_PATH_MAX_LEN,
-		       &seccomp->listener_path) < 0 ||
-	    get_string(ctx, obj, "listenerMetadata", false, 4096,
-		       &seccomp->listener_metadata) < 0 ||
-	    get_object_array(ctx, obj, "syscalls", sizeof(struct oci_seccomp_syscall),
-			     parse_syscall, (void **)&seccomp->syscalls,
-			     &seccomp->syscalls_len) < 0)
+	    oci_get_string(ctx, obj, "listenerPath", false, OCI_PATH_MAX_LEN,
+			   &seccomp->listener_path) < 0 ||
+	    oci_get_string(ctx, obj, "listenerMetadata", false, 4096,
+			   &seccomp->listener_metadata) < 0 ||
+	    oci_get_object_array(ctx, obj, "syscalls", sizeof(struct oci_seccomp_syscall),
+				 parse_syscall, (void **)&seccomp->syscalls,
+				 &seccomp->syscalls_len) < 0)
 		return -1;
-	if (seccomp->listener_path && check_absolute(ctx, "listenerPath", seccomp->listener_path) < 0)
+	if (seccomp->listener_path &&
+	    oci_check_absolute(ctx, "listenerPath", seccomp->listener_path) < 0)
 		return -1;
 	return 0;
 }

@@ -19,7 +19,8 @@ static int parse_rfc3339(const char *s, struct timespec *out)
 	time_t t;
 
 	if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
-		   &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) != 6 || n != 19)
+		   &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) != 6 ||
+	    n != 19)
 		return -1;
 	p = s + n;
 	if (*p == '.') {
@@ -54,26 +55,26 @@ static int parse_state_object(struct parse_ctx *ctx, const struct json_value *ob
 	int rc = 0;
 
 	if (obj->type != JSON_OBJECT)
-		return ctx_type_error(ctx, "an object", obj);
-	if (get_string(ctx, obj, "ociVersion", true, 256, &state->oci_version) < 0 ||
-	    get_string(ctx, obj, "id", true, 4096, &state->id) < 0 ||
-	    get_string(ctx, obj, "status", true, 64, &status) < 0)
+		return oci_ctx_type_error(ctx, "an object", obj);
+	if (oci_get_string(ctx, obj, "ociVersion", true, 256, &state->oci_version) < 0 ||
+	    oci_get_string(ctx, obj, "id", true, 4096, &state->id) < 0 ||
+	    oci_get_string(ctx, obj, "status", true, 64, &status) < 0)
 		return -1;
 	if (oci_status_from_name(status, &state->status) < 0)
-		rc = ctx_fail(ctx, "status", "unknown status \"%s\"", status);
+		rc = oci_ctx_fail(ctx, "status", "unknown status \"%s\"", status);
 	free(status);
 	if (rc < 0)
 		return -1;
-	if (get_int_range(ctx, obj, "pid", false, 0, INT32_MAX, NULL, &pid) < 0 ||
-	    get_string(ctx, obj, "bundle", true, OCI_PATH_MAX_LEN, &state->bundle) < 0 ||
-	    get_string_map(ctx, obj, "annotations", &state->annotations) < 0 ||
-	    get_string(ctx, obj, "rootfs", false, OCI_PATH_MAX_LEN, &state->rootfs) < 0 ||
-	    get_string(ctx, obj, "owner", false, 4096, &state->owner) < 0 ||
-	    get_string(ctx, obj, "created", false, 64, &created) < 0)
+	if (oci_get_int_range(ctx, obj, "pid", false, 0, INT32_MAX, NULL, &pid) < 0 ||
+	    oci_get_string(ctx, obj, "bundle", true, OCI_PATH_MAX_LEN, &state->bundle) < 0 ||
+	    oci_get_string_map(ctx, obj, "annotations", &state->annotations) < 0 ||
+	    oci_get_string(ctx, obj, "rootfs", false, OCI_PATH_MAX_LEN, &state->rootfs) < 0 ||
+	    oci_get_string(ctx, obj, "owner", false, 4096, &state->owner) < 0 ||
+	    oci_get_string(ctx, obj, "created", false, 64, &created) < 0)
 		return -1;
 	state->pid = (int)pid;
 	if (created && parse_rfc3339(created, &state->created) < 0)
-		rc = ctx_fail(ctx, "created", "not an RFC 3339 time: \"%s\"", created);
+		rc = oci_ctx_fail(ctx, "created", "not an RFC 3339 time: \"%s\"", created);
 	free(created);
 	return rc;
 }
@@ -88,9 +89,8 @@ static void free_state(void *state)
 	oci_state_free(state);
 }
 
-int oci_state_parse_string(const char *json, size_t len, struct oci_state **out,
-			   char **errmsg)
+int oci_state_parse_string(const char *json, size_t len, struct oci_state **out, char **errmsg)
 {
-	return parse_document(json, len, "state", sizeof(struct oci_state), convert_state,
-			      free_state, (void **)out, errmsg);
+	return oci_parse_document(json, len, "state", sizeof(struct oci_state), convert_state,
+				  free_state, (void **)out, errmsg);
 }

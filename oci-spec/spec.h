@@ -33,8 +33,8 @@
 #define OCI_SPEC_VERSION_MIN "1.0.0"
 
 /* Limits the parser enforces (see parse.c). */
-#define OCI_MAX_STRING_LEN (1024 * 1024) /* any string value or key, bytes */
-#define OCI_MAX_NESTING 64               /* JSON depth of arrays/objects */
+#define OCI_MAX_STRING_LEN (1024 * 1024)       /* any string value or key, bytes */
+#define OCI_MAX_NESTING 64		       /* JSON depth of arrays/objects */
 #define OCI_MAX_CONFIG_SIZE (64 * 1024 * 1024) /* config.json, bytes */
 
 /* ---------- generic ordered string map ---------- */
@@ -160,8 +160,8 @@ struct oci_id_mapping {
 
 struct oci_mount {
 	char *destination; /* absolute (validated) */
-	char *type;        /* NULL if absent */
-	char *source;      /* NULL if absent */
+	char *type;	   /* NULL if absent */
+	char *source;	   /* NULL if absent */
 	char **options;
 	size_t options_len;
 	struct oci_id_mapping *uid_mappings;
@@ -222,8 +222,8 @@ struct oci_namespace {
 };
 
 struct oci_device {
-	char *type; /* "c", "b", "u" or "p" (validated) */
-	char *path; /* absolute (validated) */
+	char *type;    /* "c", "b", "u" or "p" (validated) */
+	char *path;    /* absolute (validated) */
 	int64_t major; /* required for c/b/u, ignored for p */
 	int64_t minor;
 	bool has_file_mode;
@@ -238,7 +238,7 @@ struct oci_device {
 
 struct oci_device_cgroup {
 	bool allow;
-	char *type;   /* "a", "c", "b" or NULL (= all) */
+	char *type; /* "a", "c", "b" or NULL (= all) */
 	bool has_major;
 	int64_t major; /* absent = all (-1 in the kernel's notation) */
 	bool has_minor;
@@ -367,15 +367,15 @@ struct oci_resources {
 /* ---------- linux.seccomp ---------- */
 
 enum oci_seccomp_action {
-	OCI_SECCOMP_ACT_KILL,         /* SCMP_ACT_KILL (= kill thread) */
+	OCI_SECCOMP_ACT_KILL,	      /* SCMP_ACT_KILL (= kill thread) */
 	OCI_SECCOMP_ACT_KILL_PROCESS, /* SCMP_ACT_KILL_PROCESS */
 	OCI_SECCOMP_ACT_KILL_THREAD,  /* SCMP_ACT_KILL_THREAD */
-	OCI_SECCOMP_ACT_TRAP,         /* SCMP_ACT_TRAP */
-	OCI_SECCOMP_ACT_ERRNO,        /* SCMP_ACT_ERRNO */
-	OCI_SECCOMP_ACT_TRACE,        /* SCMP_ACT_TRACE */
-	OCI_SECCOMP_ACT_ALLOW,        /* SCMP_ACT_ALLOW */
-	OCI_SECCOMP_ACT_LOG,          /* SCMP_ACT_LOG */
-	OCI_SECCOMP_ACT_NOTIFY,       /* SCMP_ACT_NOTIFY */
+	OCI_SECCOMP_ACT_TRAP,	      /* SCMP_ACT_TRAP */
+	OCI_SECCOMP_ACT_ERRNO,	      /* SCMP_ACT_ERRNO */
+	OCI_SECCOMP_ACT_TRACE,	      /* SCMP_ACT_TRACE */
+	OCI_SECCOMP_ACT_ALLOW,	      /* SCMP_ACT_ALLOW */
+	OCI_SECCOMP_ACT_LOG,	      /* SCMP_ACT_LOG */
+	OCI_SECCOMP_ACT_NOTIFY,	      /* SCMP_ACT_NOTIFY */
 	OCI_SECCOMP_ACT__COUNT
 };
 
@@ -383,12 +383,12 @@ const char *oci_seccomp_action_name(enum oci_seccomp_action action);
 int oci_seccomp_action_from_name(const char *name, enum oci_seccomp_action *out);
 
 enum oci_seccomp_op {
-	OCI_SECCOMP_CMP_NE,        /* SCMP_CMP_NE */
-	OCI_SECCOMP_CMP_LT,        /* SCMP_CMP_LT */
-	OCI_SECCOMP_CMP_LE,        /* SCMP_CMP_LE */
-	OCI_SECCOMP_CMP_EQ,        /* SCMP_CMP_EQ */
-	OCI_SECCOMP_CMP_GE,        /* SCMP_CMP_GE */
-	OCI_SECCOMP_CMP_GT,        /* SCMP_CMP_GT */
+	OCI_SECCOMP_CMP_NE,	   /* SCMP_CMP_NE */
+	OCI_SECCOMP_CMP_LT,	   /* SCMP_CMP_LT */
+	OCI_SECCOMP_CMP_LE,	   /* SCMP_CMP_LE */
+	OCI_SECCOMP_CMP_EQ,	   /* SCMP_CMP_EQ */
+	OCI_SECCOMP_CMP_GE,	   /* SCMP_CMP_GE */
+	OCI_SECCOMP_CMP_GT,	   /* SCMP_CMP_GT */
 	OCI_SECCOMP_CMP_MASKED_EQ, /* SCMP_CMP_MASKED_EQ */
 	OCI_SECCOMP_CMP__COUNT
 };
@@ -439,7 +439,7 @@ struct oci_intel_rdt {
 };
 
 enum oci_personality_domain {
-	OCI_PERSONALITY_LINUX,   /* "LINUX" */
+	OCI_PERSONALITY_LINUX,	 /* "LINUX" */
 	OCI_PERSONALITY_LINUX32, /* "LINUX32" */
 };
 
@@ -532,7 +532,7 @@ struct oci_state {
 	/* runc `state` extras (not in the hook state) */
 	char *rootfs;
 	struct timespec created; /* UTC, printed RFC 3339 with nanoseconds */
-	char *owner;             /* "" for the usual root-owned case */
+	char *owner;		 /* "" for the usual root-owned case */
 };
 
 /* ---------- parsing (parse.c) ---------- */
@@ -543,8 +543,7 @@ struct oci_state {
  *   `linux.namespaces[2].type: unknown namespace "foo"`.
  * errmsg may be NULL. */
 int oci_spec_parse_file(const char *path, struct oci_spec **out, char **errmsg);
-int oci_spec_parse_string(const char *json, size_t len, struct oci_spec **out,
-			  char **errmsg);
+int oci_spec_parse_string(const char *json, size_t len, struct oci_spec **out, char **errmsg);
 
 /* Checks what create/run additionally need (runtime-spec: `process` is
  * required to start a container; args non-empty, cwd set). 0 or -1 + *errmsg. */
@@ -557,8 +556,7 @@ int oci_resources_parse_string(const char *json, size_t len, struct oci_resource
 			       char **errmsg);
 
 /* Parse a runtime-spec state document (what hooks receive on stdin). */
-int oci_state_parse_string(const char *json, size_t len, struct oci_state **out,
-			   char **errmsg);
+int oci_state_parse_string(const char *json, size_t len, struct oci_state **out, char **errmsg);
 
 /* ---------- serialising (emit.c) ---------- */
 
@@ -593,14 +591,14 @@ void oci_root_free(struct oci_root *root);
 void oci_mount_free(struct oci_mount *mount); /* contents only */
 void oci_hook_free(struct oci_hook *hook);    /* contents only */
 void oci_hooks_free(struct oci_hooks *hooks);
-void oci_namespace_free(struct oci_namespace *ns); /* contents only */
-void oci_device_free(struct oci_device *device);   /* contents only */
+void oci_namespace_free(struct oci_namespace *ns);	       /* contents only */
+void oci_device_free(struct oci_device *device);	       /* contents only */
 void oci_device_cgroup_free(struct oci_device_cgroup *device); /* contents only */
 void oci_memory_free(struct oci_memory *memory);
 void oci_cpu_free(struct oci_cpu *cpu);
 void oci_pids_free(struct oci_pids *pids);
 void oci_block_io_free(struct oci_block_io *block_io);
-void oci_hugepage_limit_free(struct oci_hugepage_limit *limit); /* contents only */
+void oci_hugepage_limit_free(struct oci_hugepage_limit *limit);		   /* contents only */
 void oci_interface_priority_free(struct oci_interface_priority *priority); /* contents only */
 void oci_network_free(struct oci_network *network);
 void oci_rdma_free(struct oci_rdma *rdma); /* contents only */

@@ -8,8 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-__attribute__((format(printf, 2, 3)))
-static int fail(char **errmsg, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static int fail(char **errmsg, const char *fmt, ...)
 {
 	va_list ap;
 	char *msg = NULL;
@@ -52,7 +51,8 @@ int oci_spec_validate_for_create(const struct oci_spec *spec, char **errmsg)
 
 	linux_ = spec->linux_; /* may be NULL: no namespaces, no cgroup settings */
 	if (spec->hostname && spec->hostname[0] && !has_new_namespace(linux_, OCI_NS_UTS))
-		return fail(errmsg, "hostname: unable to set hostname without a private UTS namespace");
+		return fail(errmsg,
+			    "hostname: unable to set hostname without a private UTS namespace");
 	if (spec->domainname && spec->domainname[0] && !has_new_namespace(linux_, OCI_NS_UTS))
 		return fail(errmsg,
 			    "domainname: unable to set domainname without a private UTS namespace");
@@ -62,9 +62,11 @@ int oci_spec_validate_for_create(const struct oci_spec *spec, char **errmsg)
 				    "linux.namespaces, but uid/gid mappings present");
 	if (has_new_namespace(linux_, OCI_NS_USER)) {
 		if (linux_->uid_mappings_len == 0)
-			return fail(errmsg, "linux.uidMappings: a new user namespace needs at least one mapping");
+			return fail(errmsg, "linux.uidMappings: a new user namespace needs at "
+					    "least one mapping");
 		if (linux_->gid_mappings_len == 0)
-			return fail(errmsg, "linux.gidMappings: a new user namespace needs at least one mapping");
+			return fail(errmsg, "linux.gidMappings: a new user namespace needs at "
+					    "least one mapping");
 	}
 	if (linux_->time_offsets_len && !has_new_namespace(linux_, OCI_NS_TIME))
 		return fail(errmsg, "linux.timeOffsets: time offsets need a new time namespace");

@@ -51,8 +51,7 @@ static inline bool parse_fails_at(const char *file, int line, const char *json, 
 /* A minimal valid config with `extra` spliced in as more top-level fields. */
 #define MINIMAL(extra) "{\"ociVersion\": \"1.2.0\"" extra "}"
 /* ... and with a valid process around `extra` process fields. */
-#define WITH_PROCESS(extra) \
-	MINIMAL(", \"process\": {\"args\": [\"sh\"], \"cwd\": \"/\"" extra "}")
+#define WITH_PROCESS(extra) MINIMAL(", \"process\": {\"args\": [\"sh\"], \"cwd\": \"/\"" extra "}")
 #define WITH_LINUX(extra) MINIMAL(", \"linux\": {" extra "}")
 
 #endif

@@ -40,23 +40,23 @@ char *tap_read_fixture(const char *name, size_t *len);
 	}                                                                   \
 	static void test_##name(void)
 
-#define CHECK(cond) \
-	((cond) ? true : tap_fail(__FILE__, __LINE__, "check failed: %s", #cond))
+#define CHECK(cond) ((cond) ? true : tap_fail(__FILE__, __LINE__, "check failed: %s", #cond))
 
-#define CHECK_STR(actual, expected)                                                      \
-	({                                                                               \
-		const char *a_ = (actual), *e_ = (expected);                             \
-		(a_ && e_ && strcmp(a_, e_) == 0) || (!a_ && !e_) ? true :               \
-			tap_fail(__FILE__, __LINE__, "%s:\n#   got:      %s\n#   expected: %s", \
-				 #actual, a_ ? a_ : "(null)", e_ ? e_ : "(null)");       \
+#define CHECK_STR(actual, expected)                                                               \
+	({                                                                                        \
+		const char *a_ = (actual), *e_ = (expected);                                      \
+		(a_ && e_ && strcmp(a_, e_) == 0) || (!a_ && !e_)                                 \
+			? true                                                                    \
+			: tap_fail(__FILE__, __LINE__, "%s:\n#   got:      %s\n#   expected: %s", \
+				   #actual, a_ ? a_ : "(null)", e_ ? e_ : "(null)");              \
 	})
 
-#define CHECK_INT(actual, expected)                                                      \
-	({                                                                               \
-		long long a_ = (long long)(actual), e_ = (long long)(expected);         \
-		a_ == e_ ? true :                                                        \
-			   tap_fail(__FILE__, __LINE__, "%s: got %lld, expected %lld",   \
-				    #actual, a_, e_);                                    \
+#define CHECK_INT(actual, expected)                                                             \
+	({                                                                                      \
+		long long a_ = (long long)(actual), e_ = (long long)(expected);                 \
+		a_ == e_ ? true                                                                 \
+			 : tap_fail(__FILE__, __LINE__, "%s: got %lld, expected %lld", #actual, \
+				    a_, e_);                                                    \
 	})
 
 #endif

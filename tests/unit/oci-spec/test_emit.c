@@ -16,7 +16,8 @@ static bool same_as_fixture(const char *fixture, const char *actual)
 	if (!ok) {
 		for (i = 0; expected[i] && expected[i] == actual[i]; i++)
 			;
-		tap_fail(__FILE__, __LINE__, "%s differs at byte %zu:\n#   got:      %.40s\n#   expected: %.40s",
+		tap_fail(__FILE__, __LINE__,
+			 "%s differs at byte %zu:\n#   got:      %.40s\n#   expected: %.40s",
 			 fixture, i, actual + i, expected + i);
 	}
 	free(expected);
@@ -146,7 +147,8 @@ TEST(hook_state_json_is_runtime_spec_state)
 	CHECK(oci_map_set(&s->annotations, "k", "v") == 0);
 	if (CHECK(oci_state_to_hook_json(s, &json) == 0))
 		CHECK_STR(json, "{\"ociVersion\":\"1.2.0\",\"id\":\"web-1\",\"status\":\"created\","
-				"\"pid\":4242,\"bundle\":\"/srv/bundles/web\",\"annotations\":{\"k\":\"v\"}}");
+				"\"pid\":4242,\"bundle\":\"/srv/bundles/"
+				"web\",\"annotations\":{\"k\":\"v\"}}");
 	free(json);
 	s->pid = 0;
 	oci_map_free(&s->annotations);
@@ -194,7 +196,8 @@ TEST(state_round_trips)
 {
 	struct oci_state *s = sample_state();
 
-	CHECK(oci_map_set(&s->annotations, "org.example/odd \"key\"", "tab\there\nnl \x01 <b> \xe2\x80\xa8") == 0);
+	CHECK(oci_map_set(&s->annotations, "org.example/odd \"key\"",
+			  "tab\there\nnl \x01 <b> \xe2\x80\xa8") == 0);
 	CHECK(oci_map_set(&s->annotations, "plain", "value") == 0);
 	check_state_round_trip(s, false);
 	check_state_round_trip(s, true);
@@ -215,7 +218,8 @@ TEST(state_strings_escaped_like_go)
 	/* Go 1.19: \u0008 for backspace, \u2028 escaped, invalid UTF-8 -> \ufffd */
 	s->id = strdup("a\"b\\c\b\f\x1f/\xe2\x80\xa9\xc3\xa9\xff");
 	if (CHECK(oci_state_to_hook_json(s, &json) == 0))
-		CHECK(strstr(json, "\"id\":\"a\\\"b\\\\c\\u0008\\u000c\\u001f/\\u2029\xc3\xa9\\ufffd\"") != NULL);
+		CHECK(strstr(json, "\"id\":\"a\\\"b\\\\c\\u0008\\u000c\\u001f/"
+				   "\\u2029\xc3\xa9\\ufffd\"") != NULL);
 	free(json);
 	oci_state_free(s);
 }
@@ -224,9 +228,11 @@ TEST(state_parse_errors)
 {
 	struct oci_state *s = NULL;
 	char *err = NULL;
-	const char *bad_status = "{\"ociVersion\":\"1.2.0\",\"id\":\"x\",\"status\":\"sleeping\",\"bundle\":\"/b\"}";
+	const char *bad_status =
+		"{\"ociVersion\":\"1.2.0\",\"id\":\"x\",\"status\":\"sleeping\",\"bundle\":\"/b\"}";
 	const char *no_bundle = "{\"ociVersion\":\"1.2.0\",\"id\":\"x\",\"status\":\"created\"}";
-	const char *bad_time = "{\"ociVersion\":\"1.2.0\",\"id\":\"x\",\"status\":\"created\",\"bundle\":\"/b\",\"created\":\"yesterday\"}";
+	const char *bad_time = "{\"ociVersion\":\"1.2.0\",\"id\":\"x\",\"status\":\"created\","
+			       "\"bundle\":\"/b\",\"created\":\"yesterday\"}";
 
 	CHECK(oci_state_parse_string(bad_status, strlen(bad_status), &s, &err) == -1);
 	CHECK_STR(err, "status: unknown status \"sleeping\"");
@@ -245,8 +251,9 @@ TEST(state_parse_errors)
 
 TEST(state_parses_offset_times)
 {
-	const char *json = "{\"ociVersion\":\"1.2.0\",\"id\":\"x\",\"status\":\"created\",\"bundle\":\"/b\","
-			   "\"created\":\"2023-11-14T23:13:20.5+01:00\"}";
+	const char *json =
+		"{\"ociVersion\":\"1.2.0\",\"id\":\"x\",\"status\":\"created\",\"bundle\":\"/b\","
+		"\"created\":\"2023-11-14T23:13:20.5+01:00\"}";
 	struct oci_state *s = NULL;
 
 	if (CHECK(oci_state_parse_string(json, strlen(json), &s, NULL) == 0)) {
@@ -284,11 +291,16 @@ static bool same_array(yajl_val a, yajl_val b, const char **path)
 		return tap_fail(__FILE__, __LINE__, "%s...: %zu vs %zu entries", path[0],
 				va->u.array.len, vb->u.array.len);
 	for (i = 0; i < va->u.array.len; i++) {
-		const char *sa = YAJL_IS_STRING(va->u.array.values[i]) ? va->u.array.values[i]->u.string : "";
-		const char *sb = YAJL_IS_STRING(vb->u.array.values[i]) ? vb->u.array.values[i]->u.string : "";
+		const char *sa = YAJL_IS_STRING(va->u.array.values[i])
+					 ? va->u.array.values[i]->u.string
+					 : "";
+		const char *sb = YAJL_IS_STRING(vb->u.array.values[i])
+					 ? vb->u.array.values[i]->u.string
+					 : "";
 
 		if (strcmp(sa, sb) != 0)
-			return tap_fail(__FILE__, __LINE__, "%s[%zu]: %s vs %s", path[0], i, sa, sb);
+			return tap_fail(__FILE__, __LINE__, "%s[%zu]: %s vs %s", path[0], i, sa,
+					sb);
 	}
 	return true;
 }
@@ -344,9 +356,11 @@ TEST(enum_names_round_trip)
 	int i;
 
 	for (i = 0; i < OCI_NS__COUNT; i++)
-		CHECK(oci_namespace_type_from_name(oci_namespace_type_name(i), &ns) == 0 && (int)ns == i);
+		CHECK(oci_namespace_type_from_name(oci_namespace_type_name(i), &ns) == 0 &&
+		      (int)ns == i);
 	for (i = 0; i < OCI_SECCOMP_ACT__COUNT; i++)
-		CHECK(oci_seccomp_action_from_name(oci_seccomp_action_name(i), &act) == 0 && (int)act == i);
+		CHECK(oci_seccomp_action_from_name(oci_seccomp_action_name(i), &act) == 0 &&
+		      (int)act == i);
 	for (i = 0; i < OCI_SECCOMP_CMP__COUNT; i++)
 		CHECK(oci_seccomp_op_from_name(oci_seccomp_op_name(i), &op) == 0 && (int)op == i);
 	for (i = OCI_STATUS_CREATING; i <= OCI_STATUS_PAUSED; i++)

@@ -132,14 +132,16 @@ TEST(very_deep_nesting_fails_fast)
 
 TEST(embedded_nul_rejected)
 {
-	parse_fails(MINIMAL(", \"hostname\": \"ab\\u0000cd\""), "hostname: string contains a NUL character");
+	parse_fails(MINIMAL(", \"hostname\": \"ab\\u0000cd\""),
+		    "hostname: string contains a NUL character");
 	parse_fails(WITH_PROCESS(", \"env\": [\"A=1\", \"B=\\u0000\"]"),
 		    "process.env[1]: string contains a NUL character");
 	parse_fails(MINIMAL(", \"annotations\": {\"a\\u0000b\": \"v\"}"),
 		    "annotations: string contains a NUL character");
 	/* a raw NUL byte is not valid JSON at all */
-	parse_fails_len("{\"ociVersion\": \"1.2\0\"}", 22,
-			"config.json: parse error at line 1, column 20: invalid character inside string");
+	parse_fails_len(
+		"{\"ociVersion\": \"1.2\0\"}", 22,
+		"config.json: parse error at line 1, column 20: invalid character inside string");
 }
 
 TEST(errmsg_may_be_null)
@@ -178,7 +180,9 @@ TEST(parse_file_names_the_file_in_syntax_errors)
 	CHECK(write(fd, "{\n\"ociVersion\": }", 17) == 17);
 	close(fd);
 	CHECK(oci_spec_parse_file(path, &spec, &err) == -1);
-	snprintf(msg, sizeof(msg), "%s: parse error at line 2, column 15: unallowed token at this point in JSON text", path);
+	snprintf(msg, sizeof(msg),
+		 "%s: parse error at line 2, column 15: unallowed token at this point in JSON text",
+		 path);
 	CHECK_STR(err, msg);
 	free(err);
 	unlink(path);
@@ -206,7 +210,9 @@ TEST(huge_keys_are_cut_in_paths)
 
 	memset(key, 'k', sizeof(key) - 1);
 	key[sizeof(key) - 1] = '\0';
-	snprintf(json, sizeof(json), "{\"ociVersion\": \"1.2.0\", \"annotations\": {\"%s\": 1}}", key);
-	snprintf(expected, sizeof(expected), "annotations[\"%.128s...\"]: expected a string, got number", key);
+	snprintf(json, sizeof(json), "{\"ociVersion\": \"1.2.0\", \"annotations\": {\"%s\": 1}}",
+		 key);
+	snprintf(expected, sizeof(expected),
+		 "annotations[\"%.128s...\"]: expected a string, got number", key);
 	parse_fails(json, expected);
 }

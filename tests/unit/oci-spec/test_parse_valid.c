@@ -348,11 +348,12 @@ TEST(null_counts_as_absent)
 
 TEST(duplicate_keys_last_wins)
 {
-	struct oci_spec *spec = parse_ok(
-		"{\"ociVersion\": \"1.0.0\", \"hostname\": \"a\", \"hostname\": \"b\", "
-		"\"annotations\": {\"k\": \"1\", \"j\": \"x\", \"k\": \"2\"}, "
-		"\"linux\": {\"netDevices\": {\"eth0\": {\"name\": \"a\"}, \"eth0\": {\"name\": \"b\"}}}, "
-		"\"ociVersion\": \"1.2.0\"}");
+	struct oci_spec *spec =
+		parse_ok("{\"ociVersion\": \"1.0.0\", \"hostname\": \"a\", \"hostname\": \"b\", "
+			 "\"annotations\": {\"k\": \"1\", \"j\": \"x\", \"k\": \"2\"}, "
+			 "\"linux\": {\"netDevices\": {\"eth0\": {\"name\": \"a\"}, \"eth0\": "
+			 "{\"name\": \"b\"}}}, "
+			 "\"ociVersion\": \"1.2.0\"}");
 
 	if (!CHECK(spec))
 		return;
@@ -385,7 +386,8 @@ TEST(boundary_numbers_accepted)
 	struct oci_spec *spec = parse_ok(WITH_LINUX(
 		"\"uidMappings\": [{\"containerID\": 0, \"hostID\": 4294967295, \"size\": 1}],"
 		"\"resources\": {\"memory\": {\"limit\": -9223372036854775808, "
-		"\"reservation\": 9223372036854775807}, \"cpu\": {\"shares\": 18446744073709551615}}"));
+		"\"reservation\": 9223372036854775807}, \"cpu\": {\"shares\": "
+		"18446744073709551615}}"));
 
 	if (!CHECK(spec))
 		return;

@@ -3,8 +3,9 @@
 
 TEST(resources_document_parses)
 {
-	const char *json = "{\"memory\": {\"limit\": 1048576, \"swap\": -1}, \"pids\": {\"limit\": 10},"
-			   " \"unified\": {\"cpu.weight\": \"100\"}}";
+	const char *json =
+		"{\"memory\": {\"limit\": 1048576, \"swap\": -1}, \"pids\": {\"limit\": 10},"
+		" \"unified\": {\"cpu.weight\": \"100\"}}";
 	struct oci_resources *res = NULL;
 	char *err = NULL;
 
@@ -27,7 +28,8 @@ TEST(resources_document_errors)
 	struct oci_resources *res = NULL;
 	char *err = NULL;
 
-	CHECK(oci_resources_parse_string("{\"memory\": {\"limit\": \"1G\"}}", 27, &res, &err) == -1);
+	CHECK(oci_resources_parse_string("{\"memory\": {\"limit\": \"1G\"}}", 27, &res, &err) ==
+	      -1);
 	CHECK_STR(err, "memory.limit: expected an integer, got string");
 	free(err);
 	CHECK(oci_resources_parse_string("{\"cpu\": ", 8, &res, &err) == -1);

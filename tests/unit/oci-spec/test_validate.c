@@ -20,8 +20,8 @@ static bool validate_fails_at(const char *file, int line, const char *json, cons
 }
 #define validate_fails(json, expected) validate_fails_at(__FILE__, __LINE__, json, expected)
 
-#define CREATABLE(extra)                                                                     \
-	"{\"ociVersion\": \"1.2.0\", \"process\": {\"args\": [\"sh\"], \"cwd\": \"/\"}, "      \
+#define CREATABLE(extra)                                                                  \
+	"{\"ociVersion\": \"1.2.0\", \"process\": {\"args\": [\"sh\"], \"cwd\": \"/\"}, " \
 	"\"root\": {\"path\": \"rootfs\"}" extra "}"
 
 TEST(validate_accepts_runc_defaults)
@@ -45,7 +45,8 @@ TEST(validate_accepts_runc_defaults)
 
 TEST(validate_requires_process_and_root)
 {
-	validate_fails(MINIMAL(", \"root\": {\"path\": \"rootfs\"}"), "process: required field is missing");
+	validate_fails(MINIMAL(", \"root\": {\"path\": \"rootfs\"}"),
+		       "process: required field is missing");
 	validate_fails(WITH_PROCESS(""), "root.path: required field is missing");
 	CHECK(oci_spec_validate_for_create(NULL, NULL) == -1);
 }
@@ -57,13 +58,16 @@ TEST(validate_cross_field_rules)
 	validate_fails(CREATABLE(", \"hostname\": \"h\", \"linux\": {\"namespaces\": "
 				 "[{\"type\": \"uts\", \"path\": \"/proc/1/ns/uts\"}]}"),
 		       "hostname: unable to set hostname without a private UTS namespace");
-	validate_fails(CREATABLE(", \"linux\": {\"uidMappings\": [{\"containerID\": 0, \"hostID\": 1, \"size\": 1}]}"),
-		       "linux.uidMappings: user namespaces not enabled in linux.namespaces, but uid/gid mappings present");
+	validate_fails(CREATABLE(", \"linux\": {\"uidMappings\": [{\"containerID\": 0, \"hostID\": "
+				 "1, \"size\": 1}]}"),
+		       "linux.uidMappings: user namespaces not enabled in linux.namespaces, but "
+		       "uid/gid mappings present");
 	validate_fails(CREATABLE(", \"linux\": {\"namespaces\": [{\"type\": \"user\"}]}"),
 		       "linux.uidMappings: a new user namespace needs at least one mapping");
-	validate_fails(CREATABLE(", \"linux\": {\"namespaces\": [{\"type\": \"user\"}], "
-				 "\"uidMappings\": [{\"containerID\": 0, \"hostID\": 1, \"size\": 1}]}"),
-		       "linux.gidMappings: a new user namespace needs at least one mapping");
+	validate_fails(
+		CREATABLE(", \"linux\": {\"namespaces\": [{\"type\": \"user\"}], "
+			  "\"uidMappings\": [{\"containerID\": 0, \"hostID\": 1, \"size\": 1}]}"),
+		"linux.gidMappings: a new user namespace needs at least one mapping");
 	validate_fails(CREATABLE(", \"linux\": {\"timeOffsets\": {\"boottime\": {\"secs\": 1}}}"),
 		       "linux.timeOffsets: time offsets need a new time namespace");
 	validate_fails(CREATABLE(", \"linux\": {\"netDevices\": {\"eth0\": {}}}"),
@@ -72,8 +76,8 @@ TEST(validate_cross_field_rules)
 
 TEST(validate_accepts_joined_user_namespace_without_mappings)
 {
-	struct oci_spec *spec = parse_ok(
-		CREATABLE(", \"linux\": {\"namespaces\": [{\"type\": \"user\", \"path\": \"/proc/1/ns/user\"}]}"));
+	struct oci_spec *spec = parse_ok(CREATABLE(", \"linux\": {\"namespaces\": [{\"type\": "
+						   "\"user\", \"path\": \"/proc/1/ns/user\"}]}"));
 
 	CHECK(spec && oci_spec_validate_for_create(spec, NULL) == 0);
 	oci_spec_free(spec);
