@@ -162,14 +162,17 @@ int oci_map_set(struct oci_map *map, const char *key, const char *value)
 			return 0;
 		}
 	}
-	key_copy = strdup(key);
 	entries = reallocarray(map->entries, map->len + 1, sizeof(*entries));
-	if (key_copy == NULL || entries == NULL) {
-		free(key_copy);
+	if (entries == NULL) {
 		free(value_copy);
 		return -1;
 	}
 	map->entries = entries;
+	key_copy = strdup(key);
+	if (key_copy == NULL) {
+		free(value_copy);
+		return -1;
+	}
 	map->entries[map->len].key = key_copy;
 	map->entries[map->len].value = value_copy;
 	map->len++;
