@@ -33,10 +33,9 @@
  *   hugepageLimits -> hugetlb.<size>.max (and .rsvd.max when present);
  *   rdma -> rdma.max; unified -> the named files, verbatim.
  *   network (classID, priorities) is cgroup v1 only: ignored as runc does.
- * linux.resources.devices: TODO (not applied yet).  cgroup v2 needs a
- * BPF_PROG_TYPE_CGROUP_DEVICE program attached to the cgroup
- * (BPF_CGROUP_DEVICE), as runc/crun do; until then device access inside
- * the container is limited only by which nodes exist in its /dev.
+ * linux.resources.devices: cgroup v2 has no devices.allow file; like runc
+ * and crun, kc_cgroup_apply_devices() attaches a BPF_PROG_TYPE_CGROUP_DEVICE
+ * program (raw bpf(2), hand-assembled) to the cgroup.
  *
  * Errors name the spec field, e.g.
  *   `linux.resources.memory.limit: write memory.max in /sys/fs/cgroup/x: ...`
@@ -80,6 +79,40 @@ int kc_cgroup_apply(const char *dir, const struct oci_resources *resources, kc_e
 /* `kcrun update --resources FILE`: FILE holds a linux.resources object
  * (runtime-spec LinuxResources, as podman writes it); "-" reads stdin. */
 int kc_cgroup_update_from_file(const char *dir, const char *resources_file, kc_error_t *err);
+
+/* ---------- devices ---------- */
+
+/* One device access rule; access bits are BPF_DEVCG_ACC_* (mknod 1,
+ * read 2, write 4). */
+struct kc_device_rule {
+	char type;      /* 'a' (any), 'c' or 'b' */
+	int64_t major;  /* -1: any */
+	int64_t minor;  /* -1: any */
+	unsigned int access;
+	bool allow;
+};
+
+/* Parent, during create, after kc_cgroup_create() (before or after the
+ * device nodes are made: mknod is always allowed, as with runc).  The
+ * rules, last match wins, default deny (runc's order):
+ *   linux.resources.devices in order,
+ *   then "allow rwm" for every linux.devices node,
+ *   then runc's always-allowed devices: mknod of any c/b node, /dev/null,
+ *   zero, full, random, urandom, tty, ptmx, pts/N (136:*), net/tun.
+ * A program attached earlier (a second call) is replaced.  Not applied by
+ * kc_cgroup_update_from_file(): it has no linux.devices to go with it. */
+int kc_cgroup_apply_devices(const char *dir, const struct oci_linux *linux_, kc_error_t *err);
+
+/* The rule list above (malloc'ed); errors name linux.resources.devices[i]. */
+int kc_cgroup_device_rules(const struct oci_linux *linux_, struct kc_device_rule **rules,
+			   size_t *n, kc_error_t *err);
+
+/* The eBPF program for rules (malloc'ed array of struct bpf_insn, 8 bytes
+ * each), exposed so tests can run it through an interpreter. */
+int kc_cgroup_device_program(const struct kc_device_rule *rules, size_t n, void **insns,
+			     size_t *insn_count, kc_error_t *err);
+
+/* ---------- processes ---------- */
 
 /* Moves pid into the cgroup (cgroup.procs). */
 int kc_cgroup_enter(const char *dir, pid_t pid, kc_error_t *err);

@@ -10,6 +10,7 @@ int main(void)
 	test_seccomp();
 	test_hooks();
 	test_cgroup();
+	test_cgroup_devices();
 	test_network();
 	printf("1..%d\n", tap_count);
 	return tap_failed ? 1 : 0;

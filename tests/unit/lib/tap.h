@@ -48,6 +48,7 @@ extern int tap_count, tap_failed;
 /* The test suites, one per module (test_<module>.c). */
 void test_terminal(void);
 void test_cgroup(void);
+void test_cgroup_devices(void);
 void test_seccomp(void);
 void test_hooks(void);
 void test_network(void);
