@@ -30,6 +30,7 @@
 #include "kcontainer.h"
 #include "log.h"
 #include "mounts.h"
+#include "network.h"
 #include "seccomp.h"
 #include "state.h"
 #include "terminal.h"
@@ -602,7 +603,7 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 		goto fail;
 	}
 	if (join_namespaces(&c, err) < 0 || build_mount_tree(&c, err) < 0 ||
-	    setup_terminal(&c, err) < 0)
+	    kc_network_setup(c.cfd, c.spec, err) < 0 || setup_terminal(&c, err) < 0)
 		goto fail;
 	if (hooks && hooks->create_container_len &&
 	    kc_hooks_open_executables(hooks->create_container, hooks->create_container_len,

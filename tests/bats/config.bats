@@ -130,7 +130,7 @@ teardown() {
 
 @test "linux.namespaces path: joining another container's namespaces" {
 	set_args sleep 100
-	rt run -d --bundle "$BUNDLE" "$ID"
+	rt_bg run -d --bundle "$BUNDLE" "$ID"
 	wait_for_status "$ID" running
 	pid=$(pid_of "$ID")
 	other=$(mktemp -d)
@@ -245,7 +245,7 @@ teardown() {
 	[ -f /sys/fs/cgroup/cgroup.controllers ] || skip "no cgroup v2"
 	update_config --arg p "/kcrun-test/$ID" '.linux.cgroupsPath = $p | .linux.resources.pids = {"limit": 42}'
 	set_args sleep 100
-	rt run -d --bundle "$BUNDLE" "$ID"
+	rt_bg run -d --bundle "$BUNDLE" "$ID"
 	[ "$(cat /sys/fs/cgroup/kcrun-test/$ID/pids.max)" = 42 ]
 	pid=$(pid_of "$ID")
 	grep -q "kcrun-test/$ID" "/proc/$pid/cgroup"
@@ -256,7 +256,7 @@ teardown() {
 @test "annotations: reported by state" {
 	update_config '.annotations = {"org.example.key": "value-1"}'
 	set_args sleep 100
-	rt create --bundle "$BUNDLE" "$ID"
+	rt_bg create --bundle "$BUNDLE" "$ID"
 	run rt state "$ID"
 	[ "$(echo "$output" | jq -r '.annotations["org.example.key"]')" = value-1 ]
 }

@@ -45,6 +45,16 @@ rt() {
 	"$RUNTIME" --root "$ROOT" "$@"
 }
 
+# rt_bg ARGS...: create / run --detach a container whose process outlives
+# the command: its stdio must not be bats' pipes, or bats waits for it.
+# The runtime's own errors are printed on failure.
+rt_bg() {
+	rt "$@" </dev/null >"$BUNDLE/.out" 2>"$BUNDLE/.err" || {
+		cat "$BUNDLE/.out" "$BUNDLE/.err"
+		return 1
+	}
+}
+
 # update_config JQ-FILTER: edits the bundle's config.json in place.
 update_config() {
 	jq "$@" "$BUNDLE/config.json" > "$BUNDLE/config.json.new" &&

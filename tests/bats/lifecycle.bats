@@ -19,7 +19,7 @@ is_kcrun() {
 
 @test "create parks the container: state says created with a live pid" {
 	set_args sleep 100
-	run rt create --bundle "$BUNDLE" "$ID"
+	run rt_bg create --bundle "$BUNDLE" "$ID"
 	[ "$status" -eq 0 ]
 	run rt state "$ID"
 	[ "$status" -eq 0 ]
@@ -34,7 +34,7 @@ is_kcrun() {
 @test "/proc/containers lists the container while it runs" {
 	is_kcrun || skip "kcrun only"
 	set_args sleep 100
-	rt run -d --bundle "$BUNDLE" "$ID"
+	rt_bg run -d --bundle "$BUNDLE" "$ID"
 	run awk 'NR > 1 { print $1 }' /proc/containers
 	[[ "$output" == *"$ID"* ]]
 	rt delete --force "$ID"
@@ -44,7 +44,7 @@ is_kcrun() {
 
 @test "start runs the process: created -> running -> stopped after kill" {
 	set_args sleep 100
-	rt create --bundle "$BUNDLE" "$ID"
+	rt_bg create --bundle "$BUNDLE" "$ID"
 	run rt start "$ID"
 	[ "$status" -eq 0 ]
 	[ -z "$output" ]
@@ -59,7 +59,7 @@ is_kcrun() {
 
 @test "the pid file holds the pid that state reports" {
 	set_args sleep 100
-	rt create --bundle "$BUNDLE" --pid-file "$BUNDLE/pid" "$ID"
+	rt_bg create --bundle "$BUNDLE" --pid-file "$BUNDLE/pid" "$ID"
 	[ -s "$BUNDLE/pid" ]
 	[ "$(cat "$BUNDLE/pid")" = "$(pid_of "$ID")" ]
 	# the process is init of the container, a sleep once started
@@ -90,7 +90,7 @@ is_kcrun() {
 
 @test "run --detach leaves it running; delete --force stops and removes it" {
 	set_args sleep 100
-	run rt run --detach --bundle "$BUNDLE" "$ID"
+	run rt_bg run --detach --bundle "$BUNDLE" "$ID"
 	[ "$status" -eq 0 ]
 	wait_for_status "$ID" running
 	pid=$(pid_of "$ID")
@@ -142,7 +142,7 @@ is_kcrun() {
 
 @test "create with an id in use fails and keeps the first container" {
 	set_args sleep 100
-	rt create --bundle "$BUNDLE" "$ID"
+	rt_bg create --bundle "$BUNDLE" "$ID"
 	run rt create --bundle "$BUNDLE" "$ID"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"container with id exists: $ID"* ]]
@@ -151,7 +151,7 @@ is_kcrun() {
 
 @test "start twice: cannot start an already running container" {
 	set_args sleep 100
-	rt create --bundle "$BUNDLE" "$ID"
+	rt_bg create --bundle "$BUNDLE" "$ID"
 	rt start "$ID"
 	run rt start "$ID"
 	[ "$status" -ne 0 ]
@@ -160,7 +160,7 @@ is_kcrun() {
 
 @test "start after exit: cannot start a container that has stopped" {
 	set_args true
-	rt create --bundle "$BUNDLE" "$ID"
+	rt_bg create --bundle "$BUNDLE" "$ID"
 	rt start "$ID"
 	wait_for_status "$ID" stopped
 	run rt start "$ID"
@@ -181,7 +181,7 @@ is_kcrun() {
 
 @test "delete of a created container removes it (init never runs)" {
 	set_args sh -c 'echo ran > /ran'
-	rt create --bundle "$BUNDLE" "$ID"
+	rt_bg create --bundle "$BUNDLE" "$ID"
 	pid=$(pid_of "$ID")
 	run rt delete "$ID"
 	[ "$status" -eq 0 ]
@@ -192,7 +192,7 @@ is_kcrun() {
 
 @test "kill takes signal names and numbers; the default is SIGTERM" {
 	set_args sh -c 'trap "echo term > /got; exit 0" TERM; trap "echo usr1 >> /got" USR1; while :; do sleep 0.1; done'
-	rt run -d --bundle "$BUNDLE" "$ID"
+	rt_bg run -d --bundle "$BUNDLE" "$ID"
 	wait_for_status "$ID" running
 	sleep 0.3
 	rt kill "$ID" USR1
@@ -212,7 +212,7 @@ is_kcrun() {
 
 @test "kill of an unknown signal fails; kill of a stopped container fails" {
 	set_args sleep 100
-	rt run -d --bundle "$BUNDLE" "$ID"
+	rt_bg run -d --bundle "$BUNDLE" "$ID"
 	run rt kill "$ID" NOTASIGNAL
 	[ "$status" -ne 0 ]
 	rt kill "$ID" KILL
@@ -224,7 +224,7 @@ is_kcrun() {
 
 @test "kill --all signals every process of the container" {
 	set_args sh -c 'sleep 100 & sleep 100 & wait'
-	rt run -d --bundle "$BUNDLE" "$ID"
+	rt_bg run -d --bundle "$BUNDLE" "$ID"
 	wait_for_status "$ID" running
 	run rt kill --all "$ID" KILL
 	[ "$status" -eq 0 ]
@@ -233,7 +233,7 @@ is_kcrun() {
 
 @test "list shows containers in a table, as JSON, and ids with -q" {
 	set_args sleep 100
-	rt create --bundle "$BUNDLE" "$ID"
+	rt_bg create --bundle "$BUNDLE" "$ID"
 	run rt list
 	[ "$status" -eq 0 ]
 	[[ "${lines[0]}" == "ID"*"PID"*"STATUS"*"BUNDLE"*"CREATED"*"OWNER"* ]]
@@ -256,7 +256,7 @@ is_kcrun() {
 
 @test "the state dir is <root>/<id> and goes away on delete" {
 	set_args sleep 100
-	rt create --bundle "$BUNDLE" "$ID"
+	rt_bg create --bundle "$BUNDLE" "$ID"
 	[ -d "$ROOT/$ID" ]
 	rt delete --force "$ID"
 	[ ! -e "$ROOT/$ID" ]
@@ -264,7 +264,7 @@ is_kcrun() {
 
 @test "state survives a reused pid: a dead init is reported stopped" {
 	set_args true
-	rt run -d --bundle "$BUNDLE" "$ID"
+	rt_bg run -d --bundle "$BUNDLE" "$ID"
 	wait_for_status "$ID" stopped
 	run rt state "$ID"
 	[ "$(echo "$output" | jq -r .pid)" = 0 ]
@@ -272,7 +272,7 @@ is_kcrun() {
 
 @test "run forwards signals to the container process" {
 	set_args sh -c 'trap "exit 42" TERM; while :; do sleep 0.1; done'
-	rt run --bundle "$BUNDLE" "$ID" &
+	rt run --bundle "$BUNDLE" "$ID" </dev/null >"$BUNDLE/.run-out" 2>&1 &
 	runner=$!
 	wait_for_status "$ID" running
 	sleep 0.3
@@ -283,7 +283,7 @@ is_kcrun() {
 
 @test "create then start then the process writes into the rootfs" {
 	set_args sh -c 'echo created-and-started > /out'
-	rt create --bundle "$BUNDLE" "$ID"
+	rt_bg create --bundle "$BUNDLE" "$ID"
 	[ ! -e "$BUNDLE/rootfs/out" ]
 	rt start "$ID"
 	wait_for_status "$ID" stopped
