@@ -340,6 +340,21 @@ static int cgroup_mount(struct kc_mount_ctx *ctx, const struct oci_mount *m,
 	return attach(mfd, ctx->cfd, m->destination, err);
 }
 
+/* FSCONFIG_SET_CONTAINER: the superblock takes the container's namespaces.
+ * A kernel whose series does not have it yet (EOPNOTSUPP) gets a superblock
+ * in kcrun's namespaces: logged, not fatal, so the rest can be exercised. */
+static int set_container(int fsfd, int cfd, const char *dest, kc_error_t *err)
+{
+	if (kc_fsconfig(fsfd, FSCONFIG_SET_CONTAINER, NULL, NULL, cfd) == 0)
+		return 0;
+	if (errno == EOPNOTSUPP || errno == EINVAL) {
+		kc_log_debug("fsconfig SET_CONTAINER for `%s`: %s (kernel without it: superblock "
+			     "in the runtime's namespaces)", dest, strerror(errno));
+		return 0;
+	}
+	return kc_error_set(err, errno, "fsconfig SET_CONTAINER for `%s`", dest);
+}
+
 static int fs_mount(struct kc_mount_ctx *ctx, const struct oci_mount *m,
 		    const struct mount_opts *o, kc_error_t *err)
 {
@@ -364,8 +379,8 @@ static int fs_mount(struct kc_mount_ctx *ctx, const struct oci_mount *m,
 	fsfd = kc_fsopen(type, FSOPEN_CLOEXEC);
 	if (fsfd < 0)
 		return kc_error_set(err, errno, "fsopen `%s` for `%s`", type, m->destination);
-	if (kc_fsconfig(fsfd, FSCONFIG_SET_CONTAINER, NULL, NULL, ctx->cfd) < 0)
-		return kc_error_set(err, errno, "fsconfig SET_CONTAINER for `%s`", m->destination);
+	if (set_container(fsfd, ctx->cfd, m->destination, err) < 0)
+		return -1;
 	if (m->source && *m->source &&
 	    kc_fsconfig(fsfd, FSCONFIG_SET_STRING, "source", m->source, 0) < 0)
 		return kc_error_set(err, errno, "fsconfig source=%s for `%s`", m->source,
@@ -436,7 +451,7 @@ static int mask_path(struct kc_mount_ctx *ctx, const char *path, kc_error_t *err
 	}
 	if (S_ISDIR(st.st_mode)) {
 		fsfd = kc_fsopen("tmpfs", FSOPEN_CLOEXEC);
-		if (fsfd < 0 || kc_fsconfig(fsfd, FSCONFIG_SET_CONTAINER, NULL, NULL, ctx->cfd) < 0 ||
+		if (fsfd < 0 || set_container(fsfd, ctx->cfd, path, err) < 0 ||
 		    kc_fsconfig(fsfd, FSCONFIG_SET_STRING, "size", "0", 0) < 0 ||
 		    kc_fsconfig(fsfd, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
 			return kc_error_set(err, errno, "maskedPaths: tmpfs for `%s`", path);
