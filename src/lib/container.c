@@ -314,7 +314,7 @@ static int make_state_dir(struct create_ctx *c, kc_error_t *err)
 		return kc_error_set(err, ENOMEM, "state");
 	if (mkdir(c->state_dir, 0711) < 0) {
 		if (errno == EEXIST)
-			return kc_error_set(err, 0, "container with id exists: %s", c->opts->id);
+			return kc_error_set(err, 0, "container with given ID already exists");
 		return kc_error_set(err, errno, "mkdir %s", c->state_dir);
 	}
 	c->state_dir_made = true;
@@ -597,7 +597,7 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 	c.cfd = kc_container_create(opts->id, flags, c.userns_fd);
 	if (c.cfd < 0) {
 		if (errno == EEXIST)
-			kc_error_set(err, 0, "container with id exists: %s", opts->id);
+			kc_error_set(err, 0, "container with given ID already exists");
 		else
 			kc_error_set(err, errno, "container_create");
 		goto fail;
