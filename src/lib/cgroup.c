@@ -960,7 +960,7 @@ int kc_cgroup_device_program(const struct kc_device_rule *rules, size_t n, void 
 		block[len++] = EXIT_INSN();
 		/* A failed test jumps past the block's end. */
 		for (j = 0; j < len; j++) {
-			if (BPF_OP(block[j].code) == BPF_JNE)
+			if (BPF_CLASS(block[j].code) == BPF_JMP && BPF_OP(block[j].code) == BPF_JNE)
 				block[j].off = (int16_t)(len - j - 1);
 		}
 		count += len;
@@ -979,6 +979,23 @@ int kc_cgroup_device_program(const struct kc_device_rule *rules, size_t n, void 
 static int bpf_call(int cmd, union bpf_attr *attr)
 {
 	return (int)syscall(SYS_bpf, cmd, attr, sizeof(*attr));
+}
+
+/* The verifier's log ends with its verdict and a "processed N insns"
+ * line: keep those two lines, not the whole trace. */
+static const char *verifier_verdict(char *log)
+{
+	size_t len = strlen(log);
+	int newlines = 0;
+
+	while (len > 0 && log[len - 1] == '\n')
+		log[--len] = '\0';
+	while (len > 0) {
+		if (log[len - 1] == '\n' && ++newlines == 2)
+			return log + len;
+		len--;
+	}
+	return log;
 }
 
 static int load_device_program(const struct bpf_insn *program, size_t count, kc_error_t *err)
@@ -1009,7 +1026,7 @@ static int load_device_program(const struct bpf_insn *program, size_t count, kc_
 	if (fd >= 0)
 		return fd;
 	return kc_error_set(err, errno, "linux.resources.devices: load the device filter (%zu instructions)%s%s",
-			    count, log[0] ? ": verifier: " : "", log);
+			    count, log[0] ? ": verifier: " : "", verifier_verdict(log));
 }
 
 int kc_cgroup_apply_devices(const char *dir, const struct oci_linux *linux_, kc_error_t *err)

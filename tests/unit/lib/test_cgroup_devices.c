@@ -7,8 +7,9 @@
 #include <linux/bpf.h>
 #include <stdint.h>
 
-/* Runs the subset of eBPF the generator emits.  Returns r0, or -1 for an
- * instruction it does not know or a jump out of the program. */
+/* Runs the subset of eBPF the generator emits.  Returns r0, -1 for an
+ * instruction it does not know or a jump out of the program, -2 for an
+ * instruction with reserved fields set. */
 static int64_t run_program(const struct bpf_insn *program, size_t count, char type,
 			   uint32_t major, uint32_t minor, uint32_t access)
 {
@@ -25,6 +26,12 @@ static int64_t run_program(const struct bpf_insn *program, size_t count, char ty
 		const struct bpf_insn *insn = &program[pc++];
 		uint64_t *dst = &reg[insn->dst_reg];
 		uint64_t src = BPF_SRC(insn->code) == BPF_X ? reg[insn->src_reg] : (uint64_t)(int64_t)insn->imm;
+
+		/* The kernel's verifier refuses non-zero reserved fields. */
+		if ((BPF_CLASS(insn->code) == BPF_ALU || BPF_CLASS(insn->code) == BPF_ALU64) &&
+		    (insn->off != 0 || (BPF_SRC(insn->code) == BPF_K && insn->src_reg != 0) ||
+		     (BPF_SRC(insn->code) == BPF_X && insn->imm != 0)))
+			return -2;
 
 		switch (insn->code) {
 		case BPF_LDX | BPF_MEM | BPF_W:
