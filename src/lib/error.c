@@ -3,6 +3,7 @@
 #endif
 #include "error.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,10 @@ int kc_error_set(kc_error_t *err, int errnum, const char *fmt, ...)
 	va_start(ap, fmt);
 	msg = format_message(fmt, ap);
 	va_end(ap);
-	if (msg && errnum && asprintf(&full, "%s: %s", msg, strerror(errnum)) >= 0) {
+	/* strerror's text with a lower-case first letter, as Go (runc) prints
+	 * errno values: tools match "no such file or directory". */
+	if (msg && errnum && asprintf(&full, "%s: %c%s", msg, tolower((unsigned char)strerror(errnum)[0]),
+				      strerror(errnum) + 1) >= 0) {
 		free(msg);
 		msg = full;
 	}

@@ -16,7 +16,7 @@ struct kc_error {
 typedef struct kc_error *kc_error_t;
 
 /* Sets *err (if it is still empty) from a printf format; appends
- * ": strerror(errnum)" when errnum != 0.  Always returns -1 so callers can
+ * ": strerror(errnum)" when errnum != 0. (strerror with a lower-case first letter, as runc prints errno values)  Always returns -1 so callers can
  * write `return kc_error_set(err, errno, "open `%s`", path);`. */
 int kc_error_set(kc_error_t *err, int errnum, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -74,8 +74,13 @@ static _Noreturn void init_fail(struct kc_init_ctx *ctx, int errnum, const char 
 	vsnprintf(msg + 1, sizeof(msg) - 1, fmt, ap);
 	va_end(ap);
 	n = strlen(msg);
-	if (errnum)
+	if (errnum) {
+		/* Go's (and so runc's) errno texts are lower case: podman matches
+		 * "no such file or directory" and "permission denied". */
 		snprintf(msg + n, sizeof(msg) - n, ": %s", strerror(errnum));
+		if (msg[n + 2] >= 'A' && msg[n + 2] <= 'Z')
+			msg[n + 2] = (char)(msg[n + 2] - 'A' + 'a');
+	}
 	if (ctx->report_fd >= 0) {
 		if (write(ctx->report_fd, msg, strlen(msg)) < 0) {
 			/* the parent is gone: nobody to tell */
@@ -371,7 +376,7 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 	const struct oci_process *p = ctx->process;
 	kc_error_t err = NULL;
 	bool chdir_done;
-	char **env, *exe, *state_json;
+	char **env, **argv, *exe, *state_json;
 
 	if (ctx->cfd >= 0)
 		close(ctx->cfd);
@@ -433,6 +438,11 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 
 	env = build_env(ctx);
 	exe = resolve_executable(ctx);
+	/* process.args is args_len long, without a NULL at the end */
+	argv = calloc(p->args_len + 1, sizeof(char *));
+	if (argv == NULL)
+		init_fail(ctx, ENOMEM, "args");
+	memcpy(argv, p->args, p->args_len * sizeof(char *));
 
 	/* Point of no return: tell the parent we are ready. */
 	if (write(ctx->report_fd, "R", 1) != 1)
@@ -451,7 +461,7 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 
 	if (ctx->seccomp && p->no_new_privileges && kc_seccomp_load(ctx->seccomp, &err) < 0)
 		init_fail_err(ctx, &err);
-	execve(exe, p->args, env);
+	execve(exe, argv, env);
 	init_fail(ctx, errno, "exec: \"%s\"", p->args[0]);
 }
 
