@@ -93,13 +93,20 @@ teardown() {
 	[[ "$output" == *123* ]]
 }
 
-@test "hostname and domainname (uts namespace)" {
-	update_config '.hostname = "box-a" | .domainname = "example.org"'
-	run_in_container sh -c 'hostname; cat /proc/sys/kernel/domainname'
+@test "hostname (uts namespace)" {
+	update_config '.hostname = "box-a"'
+	run_in_container hostname
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = box-a ]
-	[ "${lines[1]}" = example.org ]
+	[ "$output" = box-a ]
 	[ "$(hostname)" != box-a ]
+}
+
+@test "domainname (runtime-spec 1.1; runc 1.1 ignores it)" {
+	[ "$(basename "$RUNTIME")" = runc ] && skip "runc 1.1 has no domainname"
+	update_config '.domainname = "example.org"'
+	run_in_container cat /proc/sys/kernel/domainname
+	[ "$status" -eq 0 ]
+	[ "$output" = example.org ]
 }
 
 @test "root.readonly: the root filesystem cannot be written" {
@@ -134,9 +141,7 @@ teardown() {
 	wait_for_status "$ID" running
 	pid=$(pid_of "$ID")
 	other=$(mktemp -d)
-	cp "$BUNDLE/config.json" "$other/config.json"
-	ln -s "$BUNDLE/rootfs" "$other/rootfs"
-	jq --arg p "/proc/$pid/ns/uts" '.hostname = null | .linux.namespaces |= map(if .type == "uts" then .path = $p else . end) | .process.args = ["hostname"]' \
+	jq --arg p "/proc/$pid/ns/uts" --arg r "$BUNDLE/rootfs" 'del(.hostname) | .root.path = $r | .linux.namespaces |= map(if .type == "uts" then .path = $p else . end) | .process.args = ["hostname"]' \
 		"$BUNDLE/config.json" > "$other/config.json"
 	run rt run --bundle "$other" "$ID-2"
 	rm -rf "$other"
@@ -186,7 +191,7 @@ teardown() {
 }
 
 @test "default devices and /dev links" {
-	run_in_container sh -c 'for d in null zero full random urandom tty; do test -c /dev/$d || echo missing $d; done; readlink /dev/ptmx /dev/fd /dev/stdin /dev/stdout /dev/stderr; echo x > /dev/null && head -c 4 /dev/zero | wc -c'
+	run_in_container sh -c 'for d in null zero full random urandom tty; do test -c /dev/$d || echo missing $d; done; for l in ptmx fd stdin stdout stderr; do readlink /dev/$l; done; echo x > /dev/null && head -c 4 /dev/zero | wc -c'
 	[ "$status" -eq 0 ]
 	[[ "$output" != *missing* ]]
 	[[ "$output" == *pts/ptmx* ]]
@@ -195,11 +200,11 @@ teardown() {
 }
 
 @test "linux.devices: a device node with mode, uid and gid" {
-	update_config '.linux.devices = [{"path": "/dev/mynull", "type": "c", "major": 1, "minor": 3, "fileMode": 432, "uid": 5, "gid": 6}]
+	update_config '.linux.devices = [{"path": "/dev/mynull", "type": "c", "major": 1, "minor": 3, "fileMode": 438, "uid": 5, "gid": 6}]
 		| .linux.resources.devices += [{"allow": true, "type": "c", "major": 1, "minor": 3, "access": "rwm"}]'
 	run_in_container sh -c 'stat -c "%F %a %u %g %t %T" /dev/mynull; echo hi > /dev/mynull && echo ok'
 	[ "$status" -eq 0 ]
-	[[ "${lines[0]}" == "character special file 660 5 6 1 3" ]]
+	[[ "${lines[0]}" == "character special file 666 5 6 1 3" ]]
 	[ "${lines[1]}" = ok ]
 }
 
@@ -289,7 +294,7 @@ teardown() {
 	update_config '.linux.namespaces += [{"type": "bogus"}]'
 	run rt create --bundle "$BUNDLE" "$ID"
 	[ "$status" -ne 0 ]
-	[[ "$output" == *namespaces* ]]
+	[[ "$output" == *bogus* ]]
 	assert_nothing_left "$ID"
 }
 
