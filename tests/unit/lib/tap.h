@@ -39,9 +39,9 @@ extern int tap_count, tap_failed;
 #define TAP_CALL_FAILS(call, err, needle, ...) do {			\
 		int tap_rc_ = (call);					\
 		const char *tap_msg_ = (err) ? (err)->msg : "(no error)"; \
-		if (tap_rc_ >= 0 || !strstr(tap_msg_, (needle)))	\
+		if (tap_rc_ >= 0 || !strcasestr(tap_msg_, (needle)))	\
 			printf("# rc %d, message: %s\n", tap_rc_, tap_msg_); \
-		TAP_OK(tap_rc_ < 0 && strstr(tap_msg_, (needle)), __VA_ARGS__); \
+		TAP_OK(tap_rc_ < 0 && strcasestr(tap_msg_, (needle)), __VA_ARGS__); \
 		kc_error_free(&(err));					\
 	} while (0)
 
