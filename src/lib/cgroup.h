@@ -6,6 +6,8 @@
  *              kc_cgroup_resolve()  -> dir (store it in state.json)
  *              kc_cgroup_create()   mkdir -p, controllers enabled on the way
  *              kc_cgroup_apply()    linux.resources
+ *              kc_cgroup_apply_devices()  linux.resources.devices (eBPF;
+ *                                   without it every device is allowed)
  *              kc_cgroup_enter(dir, getpid())
  *            Entering before container_create() matters: a new cgroup
  *            namespace (CONTAINER_NEW_CGROUP_NS) is rooted at the caller's
@@ -38,7 +40,7 @@
  * program (raw bpf(2), hand-assembled) to the cgroup.
  *
  * Errors name the spec field, e.g.
- *   `linux.resources.memory.limit: write memory.max in /sys/fs/cgroup/x: ...`
+ *   `linux.resources.memory.limit: write `4096` to memory.max in /sys/fs/cgroup/x: ...`
  *   `linux.resources.unified."memory.foo": no such file in /sys/fs/cgroup/x`
  */
 #ifndef KCRUN_CGROUP_H
