@@ -20,13 +20,19 @@ struct kc_global {
 	bool systemd_cgroup;
 };
 
-enum kc_opt_kind { KC_OPT_FLAG, KC_OPT_STRING, KC_OPT_INT };
+enum kc_opt_kind { KC_OPT_FLAG, KC_OPT_STRING, KC_OPT_INT, KC_OPT_LIST };
+
+/* KC_OPT_LIST target: every value of a repeatable option. */
+struct kc_strlist {
+	char **v;
+	int n;
+};
 
 struct kc_opt {
 	const char *name;  /* long name */
 	char short_name;   /* 0: none */
 	enum kc_opt_kind kind;
-	void *target;      /* bool *, const char **, int * */
+	void *target;      /* bool *, const char **, int *, struct kc_strlist * */
 	const char *help;
 };
 
@@ -53,6 +59,17 @@ int kc_cli_fail(kc_error_t *err);
 
 void kc_cli_command_help(const struct kc_command *cmd, const struct kc_opt *opts, FILE *out);
 
+/* wait.c: forward the signals kcrun gets to pid (set later by
+ * kc_cli_wait_process when 0), relay the pty, return 128+N for signal N. */
+#include <sys/types.h>
+void kc_cli_forward_signals(pid_t pid);
+int kc_cli_wait_process(pid_t pid, int pty_master);
+
+int kc_cmd_exec(struct kc_global *g, int argc, char **argv);
+int kc_cmd_pause(struct kc_global *g, int argc, char **argv);
+int kc_cmd_resume(struct kc_global *g, int argc, char **argv);
+int kc_cmd_ps(struct kc_global *g, int argc, char **argv);
+int kc_cmd_update(struct kc_global *g, int argc, char **argv);
 int kc_cmd_create(struct kc_global *g, int argc, char **argv);
 int kc_cmd_start(struct kc_global *g, int argc, char **argv);
 int kc_cmd_run(struct kc_global *g, int argc, char **argv);

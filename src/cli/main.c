@@ -21,6 +21,11 @@ const struct kc_command kc_commands[] = {
 	 "Deletes the container's state directory and cgroup once its init is dead.  With\n"
 	 "--force a running container is killed first (SIGKILL to every member).",
 	 1, 1, kc_cmd_delete},
+	{"exec", "execute new process inside the container",
+	 "[command options] <container-id> <command> [command options]  || -p process.json <container-id>",
+	 "Joins the namespaces of the container's init (setns on /proc/PID/ns/TYPE), enters\n"
+	 "its cgroup and runs the command with the container's process settings.",
+	 1, -1, kc_cmd_exec},
 	{"features", "show the enabled features", "", "Shows what this kcrun supports, as JSON.",
 	 0, 0, kc_cmd_features},
 	{"kill", "kill sends the specified signal (default: SIGTERM) to the container's init process",
@@ -33,6 +38,14 @@ const struct kc_command kc_commands[] = {
 	 "Where the given root is specified via the global option \"--root\"\n"
 	 "(default: \"" KC_DEFAULT_ROOT "\").",
 	 0, 0, kc_cmd_list},
+	{"pause", "pause suspends all processes inside the container", "<container-id>",
+	 "Freezes the container's cgroup (cgroup.freeze).", 1, 1, kc_cmd_pause},
+	{"ps", "ps displays the processes running inside a container",
+	 "[command options] <container-id> [ps options]",
+	 "The processes of the container's cgroup, as ps(1) shows them (default -ef).",
+	 1, -1, kc_cmd_ps},
+	{"resume", "resumes all processes that have been previously paused", "<container-id>",
+	 "Thaws the container's cgroup.", 1, 1, kc_cmd_resume},
 	{"run", "create and run a container", "[command options] <container-id>",
 	 "Creates and starts a container, waits for its process and exits with its\n"
 	 "status (or 128+signal); the container is deleted afterwards unless --detach\n"
@@ -48,6 +61,10 @@ const struct kc_command kc_commands[] = {
 	{"state", "output the state of a container", "<container-id>",
 	 "The state command outputs current state information for the\ninstance of a container.",
 	 1, 1, kc_cmd_state},
+	{"update", "update container resource constraints",
+	 "[command options] <container-id>",
+	 "Writes linux.resources from --resources FILE (\"-\": stdin) into the container's cgroup.",
+	 1, 1, kc_cmd_update},
 	{NULL, NULL, NULL, NULL, 0, 0, NULL},
 };
 
@@ -172,6 +189,17 @@ static int set_opt(struct kc_opt *o, const char *value, const char **error)
 	case KC_OPT_STRING:
 		*(const char **)o->target = value;
 		return 0;
+	case KC_OPT_LIST: {
+		struct kc_strlist *l = o->target;
+		char **v = realloc(l->v, (size_t)(l->n + 2) * sizeof(char *));
+
+		if (v == NULL)
+			return -1;
+		v[l->n++] = (char *)value;
+		v[l->n] = NULL;
+		l->v = v;
+		return 0;
+	}
 	case KC_OPT_INT:
 		n = strtol(value, &end, 10);
 		if (*value == '\0' || *end != '\0') {

@@ -1,0 +1,52 @@
+/* kcrun exec: see kcrun(8). */
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "lib/exec.h"
+
+int kc_cmd_exec(struct kc_global *g, int argc, char **argv)
+{
+	struct kc_exec_opts o = {.root = g->root};
+	struct kc_strlist env = {0};
+	struct kc_opt opts[] = {
+		{"console-socket", 0, KC_OPT_STRING, &o.console_socket,
+		 "path to an AF_UNIX socket which will receive a file descriptor referencing the "
+		 "master end of the console's pseudoterminal"},
+		{"cwd", 0, KC_OPT_STRING, &o.cwd, "current working directory in the container"},
+		{"env", 'e', KC_OPT_LIST, &env, "set environment variables"},
+		{"tty", 't', KC_OPT_FLAG, &o.tty, "allocate a pseudo-TTY"},
+		{"user", 'u', KC_OPT_STRING, &o.user, "UID (format: <uid>[:<gid>])"},
+		{"process", 'p', KC_OPT_STRING, &o.process_file, "path to the process.json"},
+		{"detach", 'd', KC_OPT_FLAG, &o.detach, "detach from the container's process"},
+		{"pid-file", 0, KC_OPT_STRING, &o.pid_file, "specify the file to write the process id to"},
+		{"preserve-fds", 0, KC_OPT_INT, &o.preserve_fds,
+		 "Pass N additional file descriptors to the container (stdio + N in total) (default: 0)"},
+		{NULL, 0, 0, NULL, NULL},
+	};
+	kc_error_t err = NULL;
+	int first, pty_master;
+	pid_t pid;
+
+	if (kc_cli_parse("exec", opts, argc, argv, &first) < 0)
+		return 1;
+	o.id = argv[first];
+	o.args = argv + first + 1;
+	o.args_len = argc - first - 1;
+	o.env = env.v;
+	o.env_len = env.n;
+	if (o.process_file == NULL && o.args_len == 0) {
+		kc_error_set(&err, 0, "exec: process args must not be empty (give a command or --process)");
+		return kc_cli_fail(&err);
+	}
+	if (!o.detach)
+		kc_cli_forward_signals(0);
+	if (kc_exec(&o, &pid, &pty_master, &err) < 0)
+		return kc_cli_fail(&err);
+	if (o.detach) {
+		if (pty_master >= 0)
+			close(pty_master);
+		return 0;
+	}
+	return kc_cli_wait_process(pid, pty_master);
+}

@@ -1,0 +1,357 @@
+#include "exec.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cgroup.h"
+#include "init.h"
+#include "log.h"
+#include "seccomp.h"
+#include "state.h"
+#include "terminal.h"
+#include "oci-spec/spec.h"
+
+static char *read_file(const char *path, size_t *len, kc_error_t *err)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+	size_t cap = 0, n;
+
+	*len = 0;
+	if (f == NULL) {
+		kc_error_set(err, errno, "open %s", path);
+		return NULL;
+	}
+	for (;;) {
+		if (*len + 4096 + 1 > cap) {
+			char *p = realloc(buf, cap = cap ? cap * 2 : 8192);
+
+			if (p == NULL)
+				break;
+			buf = p;
+		}
+		n = fread(buf + *len, 1, cap - *len - 1, f);
+		*len += n;
+		if (n == 0)
+			break;
+	}
+	fclose(f);
+	if (buf)
+		buf[*len] = '\0';
+	return buf;
+}
+
+/* --process FILE: wrapped in a minimal config so the spec parser checks it. */
+static int parse_process_file(const char *path, struct oci_spec **out, kc_error_t *err)
+{
+	static const char head[] = "{\"ociVersion\":\"1.0.0\",\"process\":";
+	char *body, *json, *msg = NULL;
+	size_t len;
+	int ret;
+
+	body = read_file(path, &len, err);
+	if (body == NULL)
+		return -1;
+	json = malloc(sizeof(head) + len + 2);
+	if (json == NULL) {
+		free(body);
+		return kc_error_set(err, ENOMEM, "process");
+	}
+	memcpy(json, head, sizeof(head) - 1);
+	memcpy(json + sizeof(head) - 1, body, len);
+	strcpy(json + sizeof(head) - 1 + len, "}");
+	free(body);
+	ret = oci_spec_parse_string(json, strlen(json), out, &msg);
+	free(json);
+	if (ret < 0) {
+		kc_error_set(err, 0, "--process %s: %s", path, msg ? msg : "invalid");
+		free(msg);
+		return -1;
+	}
+	if ((*out)->process == NULL || (*out)->process->args_len == 0)
+		return kc_error_set(err, 0, "--process %s: args must not be empty", path);
+	return 0;
+}
+
+/* Command-line args/env/cwd/user on top of the container's process. */
+static int apply_cli(const struct kc_exec_opts *o, struct oci_process *p, kc_error_t *err)
+{
+	int i;
+
+	if (o->args_len) {
+		char **args = calloc((size_t)o->args_len + 1, sizeof(char *));
+
+		if (args == NULL)
+			return kc_error_set(err, ENOMEM, "args");
+		for (i = 0; i < o->args_len; i++)
+			args[i] = strdup(o->args[i]);
+		oci_strv_free(p->args, p->args_len);
+		p->args = args;
+		p->args_len = (size_t)o->args_len;
+	}
+	if (o->env_len) {
+		char **env = realloc(p->env, (p->env_len + (size_t)o->env_len + 1) * sizeof(char *));
+
+		if (env == NULL)
+			return kc_error_set(err, ENOMEM, "env");
+		for (i = 0; i < o->env_len; i++)
+			env[p->env_len++] = strdup(o->env[i]);
+		p->env = env;
+	}
+	if (o->cwd) {
+		free(p->cwd);
+		p->cwd = strdup(o->cwd);
+	}
+	if (o->user) {
+		char *end;
+
+		p->user.uid = (uint32_t)strtoul(o->user, &end, 10);
+		if (*end == ':')
+			p->user.gid = (uint32_t)strtoul(end + 1, &end, 10);
+		if (*end != '\0')
+			return kc_error_set(err, 0, "--user %s: expected uid[:gid]", o->user);
+	}
+	if (o->tty)
+		p->terminal = true;
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	int type;
+} ns_order[] = {
+	/* user first: it grants the rights over the others; mnt last. */
+	{"user", CLONE_NEWUSER}, {"ipc", CLONE_NEWIPC},       {"uts", CLONE_NEWUTS},
+	{"net", CLONE_NEWNET},   {"pid", CLONE_NEWPID},       {"cgroup", CLONE_NEWCGROUP},
+	{"mnt", CLONE_NEWNS},
+};
+#define N_NS (sizeof(ns_order) / sizeof(ns_order[0]))
+
+/* The joining child: setns into every namespace init has that we don't
+ * share, then clone(CLONE_PARENT) the process so it is kcrun's child, in
+ * the container's pid namespace. */
+static _Noreturn void join_and_spawn(pid_t init, struct kc_init_ctx *ic, int pid_fd)
+{
+	int fds[N_NS];
+	size_t i;
+	pid_t child;
+
+	for (i = 0; i < N_NS; i++) {
+		char path[64], self[64];
+		struct stat a, b;
+
+		fds[i] = -1;
+		snprintf(path, sizeof(path), "/proc/%d/ns/%s", (int)init, ns_order[i].name);
+		snprintf(self, sizeof(self), "/proc/self/ns/%s", ns_order[i].name);
+		if (stat(path, &a) < 0)
+			continue;
+		if (stat(self, &b) == 0 && a.st_ino == b.st_ino && a.st_dev == b.st_dev)
+			continue;
+		fds[i] = open(path, O_RDONLY | O_CLOEXEC);
+	}
+	for (i = 0; i < N_NS; i++) {
+		if (fds[i] < 0)
+			continue;
+		if (setns(fds[i], ns_order[i].type) < 0) {
+			dprintf(ic->report_fd, "Esetns %s namespace of %d: %s", ns_order[i].name,
+				(int)init, strerror(errno));
+			_exit(1);
+		}
+		close(fds[i]);
+	}
+	child = (pid_t)syscall(SYS_clone, CLONE_PARENT | SIGCHLD, NULL, NULL, NULL, 0);
+	if (child < 0) {
+		dprintf(ic->report_fd, "Eclone: %s", strerror(errno));
+		_exit(1);
+	}
+	if (child == 0) {
+		close(pid_fd);
+		kc_init_main(ic);
+	}
+	if (write(pid_fd, &child, sizeof(child)) != sizeof(child))
+		_exit(1);
+	_exit(0);
+}
+
+int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_error_t *err)
+{
+	struct oci_spec *spec = NULL, *pspec = NULL;
+	struct oci_process *p;
+	struct kc_state st;
+	enum oci_status status;
+	scmp_filter_ctx seccomp = NULL;
+	int go[2] = {-1, -1}, report[2] = {-1, -1}, pidp[2] = {-1, -1};
+	int master = -1, slave = -1, ret = -1, wstatus;
+	pid_t joiner, child = -1;
+	char *msg = NULL;
+
+	*pty_master = -1;
+	if (kc_state_read(o->root, o->id, &st, err) < 0)
+		return -1;
+	status = kc_state_status(o->root, &st);
+	if (status == OCI_STATUS_STOPPED) {
+		kc_error_set(err, 0, "cannot exec in a stopped container");
+		goto out;
+	}
+	if (status == OCI_STATUS_PAUSED) {
+		kc_error_set(err, 0, "cannot exec in a paused container");
+		goto out;
+	}
+	if (oci_spec_parse_file(st.config_path, &spec, &msg) < 0) {
+		kc_error_set(err, 0, "%s", msg ? msg : "config.json");
+		goto out;
+	}
+	if (o->process_file) {
+		if (parse_process_file(o->process_file, &pspec, err) < 0)
+			goto out;
+		p = pspec->process;
+		if (o->tty)
+			p->terminal = true;
+	} else {
+		if (spec->process == NULL) {
+			kc_error_set(err, 0, "config.json has no process");
+			goto out;
+		}
+		p = spec->process;
+		p->terminal = false;
+		if (apply_cli(o, p, err) < 0)
+			goto out;
+	}
+	if (p->terminal) {
+		char ptmx[64];
+		int pts = -1;
+
+		if (o->console_socket == NULL && o->detach) {
+			kc_error_set(err, 0, "cannot allocate tty if kcrun will detach without "
+					     "setting console socket");
+			goto out;
+		}
+		snprintf(ptmx, sizeof(ptmx), "/proc/%d/root/dev/pts/ptmx", (int)st.pid);
+		if (kc_terminal_open_ptmx(AT_FDCWD, ptmx, &master, err) < 0 ||
+		    kc_terminal_create_pty(master, p->has_console_size ? p->console_size.height : 0,
+					   p->has_console_size ? p->console_size.width : 0, &slave,
+					   &pts, err) < 0)
+			goto out;
+		if (o->console_socket) {
+			if (kc_terminal_send_master(o->console_socket, master, pts, err) < 0)
+				goto out;
+			close(master);
+			master = -1;
+		}
+	}
+	if (spec->linux_ && spec->linux_->seccomp &&
+	    kc_seccomp_build(spec->linux_->seccomp, &seccomp, err) < 0)
+		goto out;
+	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(report, O_CLOEXEC) < 0 || pipe2(pidp, O_CLOEXEC) < 0) {
+		kc_error_set(err, errno, "pipe");
+		goto out;
+	}
+
+	joiner = fork();
+	if (joiner < 0) {
+		kc_error_set(err, errno, "fork");
+		goto out;
+	}
+	if (joiner == 0) {
+		struct kc_init_ctx ic = {
+			.spec = spec,
+			.process = p,
+			.cfd = -1,
+			.go_fd = go[0],
+			.report_fd = report[1],
+			.state_dir_fd = -1,
+			.pty_slave_fd = slave,
+			.preserve_fds = o->preserve_fds,
+			.seccomp = seccomp,
+			.joined = true,
+		};
+
+		close(go[1]);
+		close(report[0]);
+		close(pidp[0]);
+		if (master >= 0)
+			close(master);
+		join_and_spawn(st.pid, &ic, pidp[1]);
+	}
+	close(go[0]);
+	go[0] = -1;
+	close(report[1]);
+	report[1] = -1;
+	close(pidp[1]);
+	pidp[1] = -1;
+	if (slave >= 0) {
+		close(slave);
+		slave = -1;
+	}
+	while (waitpid(joiner, &wstatus, 0) < 0 && errno == EINTR)
+		;
+	if (read(pidp[0], &child, sizeof(child)) != sizeof(child)) {
+		child = -1;
+		close(go[1]);
+		go[1] = -1;
+		kc_init_wait_ready(report[0], err);
+		goto out;
+	}
+	if (st.cgroup_path && *st.cgroup_path && kc_cgroup_enter(st.cgroup_path, child, err) < 0)
+		goto kill_child;
+	if (write(go[1], "{}", 2) != 2) {
+		kc_error_set(err, errno, "release the process");
+		goto kill_child;
+	}
+	close(go[1]);
+	go[1] = -1;
+	if (kc_init_wait_ready(report[0], err) < 0)
+		goto kill_child;
+	if (o->pid_file) {
+		char tmp[4096], buf[32];
+		int fd, n = snprintf(buf, sizeof(buf), "%d", (int)child);
+
+		snprintf(tmp, sizeof(tmp), "%s.tmp", o->pid_file);
+		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd < 0 || write(fd, buf, (size_t)n) != n || rename(tmp, o->pid_file) < 0) {
+			kc_error_set(err, errno, "pid file %s", o->pid_file);
+			if (fd >= 0)
+				close(fd);
+			goto kill_child;
+		}
+		close(fd);
+	}
+	*pid_out = child;
+	*pty_master = master;
+	master = -1;
+	ret = 0;
+	goto out;
+
+kill_child:
+	kill(child, SIGKILL);
+	while (waitpid(child, &wstatus, 0) < 0 && errno == EINTR)
+		;
+out:
+	free(msg);
+	if (master >= 0)
+		close(master);
+	if (slave >= 0)
+		close(slave);
+	for (int i = 0; i < 2; i++) {
+		if (go[i] >= 0)
+			close(go[i]);
+		if (report[i] >= 0)
+			close(report[i]);
+		if (pidp[i] >= 0)
+			close(pidp[i]);
+	}
+	kc_seccomp_release(seccomp);
+	oci_spec_free(pspec);
+	oci_spec_free(spec);
+	kc_state_free(&st);
+	return ret;
+}
