@@ -53,6 +53,8 @@ int kc_cli_parse(const char *cmd_name, struct kc_opt *opts, int argc, char **arg
 
 /* --systemd-cgroup / --cgroup-manager systemd: refused by create and run. */
 int kc_cli_check_cgroup_manager(const struct kc_global *g);
+/* $LISTEN_FDS (systemd socket activation): fds preserved besides --preserve-fds. */
+int kc_cli_listen_fds(void);
 
 /* Prints the error once (stderr, and the --log file). Returns 1. */
 int kc_cli_fail(kc_error_t *err);

@@ -1,4 +1,5 @@
 /* kcrun create: see kcrun(8). */
+#include <stdlib.h>
 #include <unistd.h>
 #include <string.h>
 
@@ -16,6 +17,15 @@ int kc_cli_check_cgroup_manager(const struct kc_global *g)
 		return kc_cli_fail(&err);
 	}
 	return 0;
+}
+
+/* systemd socket activation: $LISTEN_FDS fds after stdio pass through too. */
+int kc_cli_listen_fds(void)
+{
+	const char *fds = getenv("LISTEN_FDS");
+	int n = fds ? atoi(fds) : 0;
+
+	return n > 0 ? n : 0;
 }
 
 int kc_cmd_create(struct kc_global *g, int argc, char **argv)
@@ -47,6 +57,7 @@ int kc_cmd_create(struct kc_global *g, int argc, char **argv)
 		return 1;
 	o.id = argv[first];
 	o.no_new_keyring = no_new_keyring;
+	o.preserve_fds += kc_cli_listen_fds();
 	o.no_cgroup = g->cgroup_manager && strcmp(g->cgroup_manager, "disabled") == 0;
 	if (kc_create(&o, &created, &err) < 0)
 		return kc_cli_fail(&err);

@@ -557,6 +557,7 @@ static _Noreturn void run_init(struct create_ctx *c, int go_fd, int report_fd)
 		.deferred_readonly_len = c->mounts.deferred_readonly_len,
 		.hooks = c->spec->hooks,
 		.hook_fds = c->hook_fds,
+		.session_keyring = c->opts->no_new_keyring ? NULL : c->opts->id,
 	};
 
 	if (c->pty_master >= 0)
@@ -668,6 +669,18 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 	if (opts->pid_file && write_pid_file(opts->pid_file, c.pid, err) < 0)
 		goto fail;
 
+	/* run: init execs right away, so this is already after "start". */
+	if (opts->run && hooks && hooks->poststart_len) {
+		char *running = hook_state(&c, OCI_STATUS_RUNNING);
+		kc_error_t hook_err = NULL;
+
+		if (running && kc_hooks_run(hooks->poststart, hooks->poststart_len, running,
+					    "poststart", &hook_err) < 0) {
+			kc_log_warn("%s", hook_err->msg);
+			kc_error_free(&hook_err);
+		}
+		free(running);
+	}
 	out->pid = c.pid;
 	out->cfd = c.cfd;
 	out->pty_master = c.pty_master;

@@ -415,6 +415,14 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 		for (i = 0; i < ctx->hooks->create_container_len; i++)
 			close(ctx->hook_fds[i]);
 	}
+	if (ctx->session_keyring) {
+		char name[300];
+
+		snprintf(name, sizeof(name), "_ses.%s", ctx->session_keyring);
+		/* KEYCTL_JOIN_SESSION_KEYRING; a kernel without keys is fine */
+		if (syscall(SYS_keyctl, 1, name) < 0 && errno != ENOSYS && errno != EDQUOT)
+			init_fail(ctx, errno, "join session keyring %s", name);
+	}
 	set_rlimits(ctx);
 	if (ctx->pty_slave_fd >= 0 && kc_terminal_setup_slave(ctx->pty_slave_fd, &err) < 0)
 		init_fail_err(ctx, &err);

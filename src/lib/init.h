@@ -26,6 +26,9 @@ struct kc_init_ctx {
 	bool joined;           /* kcrun exec: no hostname/sysctl set-up */
 	const struct oci_hooks *hooks; /* createContainer, startContainer */
 	const int *hook_fds;   /* createContainer executables, opened by the parent */
+	/* create without --no-new-keyring: join a new session keyring
+	 * "_ses.<id>" as runc does (NULL: keep the caller's). */
+	const char *session_keyring;
 };
 
 /* Never returns: execs process.args or _exit()s non-zero after reporting
