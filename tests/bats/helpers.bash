@@ -40,9 +40,10 @@ teardown_bundle() {
 	return 0
 }
 
-# rt ARGS...: the runtime with the test's --root.
+# rt ARGS...: the runtime with the test's --root, bounded: a hung runtime
+# fails its test instead of the whole guest run.
 rt() {
-	"$RUNTIME" --root "$ROOT" "$@"
+	timeout 120 "$RUNTIME" --root "$ROOT" "$@"
 }
 
 # rt_bg ARGS...: create / run --detach a container whose process outlives
