@@ -4,10 +4,33 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "oci-spec/spec.h"
+
+/* runc adds a cgroup namespace to its default spec on a cgroup v2 host. */
+static char *add_cgroup_namespace(char *json)
+{
+	static const char mount[] = "\"type\": \"mount\"\n\t\t\t}";
+	static const char add[] = ",\n\t\t\t{\n\t\t\t\t\"type\": \"cgroup\"\n\t\t\t}";
+	struct statfs sfs;
+	char *at = strstr(json, mount), *out;
+	size_t head;
+
+	if (at == NULL || statfs("/sys/fs/cgroup", &sfs) < 0 || sfs.f_type != 0x63677270)
+		return json;
+	head = (size_t)(at - json) + sizeof(mount) - 1;
+	out = malloc(strlen(json) + sizeof(add));
+	if (out == NULL)
+		return json;
+	memcpy(out, json, head);
+	strcpy(out + head, add);
+	strcat(out, json + head);
+	free(json);
+	return out;
+}
 
 int kc_cmd_spec(struct kc_global *g, int argc, char **argv)
 {
@@ -35,6 +58,7 @@ int kc_cmd_spec(struct kc_global *g, int argc, char **argv)
 		kc_error_set(&err, errno, "default spec");
 		return kc_cli_fail(&err);
 	}
+	json = add_cgroup_namespace(json);
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 	if (fd < 0) {
 		free(json);
