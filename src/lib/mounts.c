@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/statfs.h>
 #include <unistd.h>
 
@@ -539,12 +540,23 @@ int kc_mounts_readonly_inside(const char *const *paths, size_t len, kc_error_t *
 	size_t i;
 
 	for (i = 0; i < len; i++) {
+		unsigned long flags = 0;
+		struct statvfs sv;
+
 		if (mount(paths[i], paths[i], NULL, MS_BIND | MS_REC, NULL) < 0) {
 			if (errno == ENOENT)
 				continue;
 			return kc_error_set(err, errno, "readonlyPaths: bind `%s`", paths[i]);
 		}
-		if (mount(NULL, paths[i], NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_REC, NULL) < 0)
+		/* keep the flags the mount has: in a user namespace they are locked */
+		if (statvfs(paths[i], &sv) == 0)
+			flags = (sv.f_flag & ST_NOSUID ? MS_NOSUID : 0) |
+				(sv.f_flag & ST_NODEV ? MS_NODEV : 0) |
+				(sv.f_flag & ST_NOEXEC ? MS_NOEXEC : 0) |
+				(sv.f_flag & ST_NOATIME ? MS_NOATIME : 0) |
+				(sv.f_flag & ST_NODIRATIME ? MS_NODIRATIME : 0) |
+				(sv.f_flag & ST_RELATIME ? MS_RELATIME : 0);
+		if (mount(NULL, paths[i], NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | flags, NULL) < 0)
 			return kc_error_set(err, errno, "readonlyPaths: remount `%s` read-only",
 					    paths[i]);
 	}
