@@ -96,8 +96,8 @@ run_in_container() {
 	run rt run --bundle "$BUNDLE" "$ID"
 }
 
-# A process whose start time matches? Shared check for "nothing left":
-# no state dir, no process, no kernel container of that name.
+# Nothing left after a failure or a delete: no state dir, no kernel
+# container of that name, no cgroup (kcrun's default /kcrun/<id>), not listed.
 assert_nothing_left() {
 	local id=$1
 	[ ! -e "$ROOT/$id" ] || { echo "state dir $ROOT/$id left behind" >&2; return 1; }
@@ -107,6 +107,10 @@ assert_nothing_left() {
 			cat /proc/containers >&2
 			return 1
 		fi
+	fi
+	if [ "$(basename "$RUNTIME")" = kcrun ] && [ -d "/sys/fs/cgroup/kcrun/$id" ]; then
+		echo "cgroup /sys/fs/cgroup/kcrun/$id left behind" >&2
+		return 1
 	fi
 	run rt list -q
 	[[ "$output" != *"$id"* ]] || { echo "list still shows $id" >&2; return 1; }
