@@ -13,7 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
+#include <sys/fsuid.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/statfs.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -398,7 +401,7 @@ static int join_namespaces(struct create_ctx *c, kc_error_t *err)
 	return 0;
 }
 
-static int build_mount_tree(struct create_ctx *c, kc_error_t *err)
+static int build_mount_tree_as(struct create_ctx *c, kc_error_t *err)
 {
 	const struct oci_namespace *mnt = oci_linux_find_namespace(c->spec->linux_, OCI_NS_MOUNT);
 	const struct oci_namespace *user = oci_linux_find_namespace(c->spec->linux_, OCI_NS_USER);
@@ -423,6 +426,68 @@ static int build_mount_tree(struct create_ctx *c, kc_error_t *err)
 		kc_error_free(&ignored);
 	}
 	return 0;
+}
+
+static int64_t map_to_host(const struct oci_id_mapping *m, size_t n, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (id >= m[i].container_id && id - m[i].container_id < m[i].size)
+			return (int64_t)m[i].host_id + (id - m[i].container_id);
+	return -1;
+}
+
+/* With a mapped user namespace, the container's filesystems (tmpfs /dev,
+ * ...) belong to it: kcrun's root ids are not mapped there (EOVERFLOW on
+ * create).  Files are made as the host ids of the container's root instead;
+ * changing the fsuid from 0 drops the filesystem capabilities from the
+ * effective set, so they are raised again from the permitted set. */
+struct fs_ids {
+	bool changed;
+	uid_t uid;
+	gid_t gid;
+};
+
+static void become_container_root(const struct oci_linux *lx, struct fs_ids *saved)
+{
+	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
+	struct __user_cap_data_struct data[2];
+	int64_t uid = map_to_host(lx->uid_mappings, lx->uid_mappings_len, 0);
+	int64_t gid = map_to_host(lx->gid_mappings, lx->gid_mappings_len, 0);
+
+	saved->changed = false;
+	if (uid < 0 || gid < 0)
+		return;
+	saved->gid = (gid_t)setfsgid((gid_t)gid);
+	saved->uid = (uid_t)setfsuid((uid_t)uid);
+	saved->changed = true;
+	if (syscall(SYS_capget, &hdr, data) == 0) {
+		data[0].effective = data[0].permitted;
+		data[1].effective = data[1].permitted;
+		syscall(SYS_capset, &hdr, data);
+	}
+}
+
+static void restore_fs_ids(const struct fs_ids *saved)
+{
+	if (!saved->changed)
+		return;
+	setfsuid(saved->uid);
+	setfsgid(saved->gid);
+}
+
+static int build_mount_tree(struct create_ctx *c, kc_error_t *err)
+{
+	struct fs_ids saved = {0};
+	int ret;
+
+	if (oci_linux_find_namespace(c->spec->linux_, OCI_NS_USER) &&
+	    c->spec->linux_->uid_mappings_len)
+		become_container_root(c->spec->linux_, &saved);
+	ret = build_mount_tree_as(c, err);
+	restore_fs_ids(&saved);
+	return ret;
 }
 
 static int setup_terminal(struct create_ctx *c, kc_error_t *err)
