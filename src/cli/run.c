@@ -60,8 +60,11 @@ int kc_cmd_run(struct kc_global *g, int argc, char **argv)
 			close(created.pty_master);
 		return 0;
 	}
+	kc_trace("created");
 	code = kc_cli_wait_process(created.pid, created.pty_master);
+	kc_trace("process exited");
 	if (!keep && kc_delete(g->root, o.id, true, &err) < 0)
 		kc_cli_fail(&err);
+	kc_trace("deleted");
 	return code;
 }

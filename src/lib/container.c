@@ -649,16 +649,20 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 
 	if (kc_require_kernel(err) < 0 || kc_state_check_id(opts->id, err) < 0)
 		return -1;
+	kc_trace("create");
 	if (load_config(&c, err) < 0)
 		goto fail;
+	kc_trace("config parsed");
 	hooks = c.spec->hooks;
 	if (make_state_dir(&c, err) < 0)
 		goto fail;
 	if (c.spec->linux_ && c.spec->linux_->seccomp &&
 	    kc_seccomp_build(c.spec->linux_->seccomp, &c.seccomp, err) < 0)
 		goto fail;
+	kc_trace("state dir");
 	if (namespace_flags(&c, &flags, err) < 0 || setup_cgroup(&c, err) < 0)
 		goto fail;
+	kc_trace("cgroup");
 
 	c.cfd = kc_container_create(opts->id, flags, c.userns_fd);
 	if (c.cfd < 0) {
@@ -668,6 +672,7 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 			kc_error_set(err, errno, "container_create");
 		goto fail;
 	}
+	kc_trace("container_create");
 	if (join_namespaces(&c, err) < 0 || build_mount_tree(&c, err) < 0 ||
 	    kc_network_setup(c.cfd, c.spec, err) < 0 || setup_terminal(&c, err) < 0)
 		goto fail;
@@ -688,6 +693,7 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 	c.go_fd = go[1];
 	c.report_fd = report[0];
 
+	kc_trace("mounts, devices, network");
 	c.pid = kc_fork_into_container(c.cfd);
 	if (c.pid < 0) {
 		close(go[0]);
@@ -727,8 +733,10 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 	}
 	close(c.go_fd);
 	c.go_fd = -1;
+	kc_trace("init released");
 	if (kc_init_wait_ready(c.report_fd, err) < 0)
 		goto fail;
+	kc_trace("init ready");
 	if (write_state(&c, err) < 0)
 		goto fail;
 	if (opts->pid_file && write_pid_file(opts->pid_file, c.pid, err) < 0)

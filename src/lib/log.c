@@ -165,3 +165,20 @@ void kc_log_warn(const char *fmt, ...)
 	va_end(ap);
 	errno = saved;
 }
+
+void kc_trace(const char *what)
+{
+	static int enabled = -1;
+	static struct timespec t0;
+	struct timespec now;
+
+	if (enabled < 0) {
+		enabled = getenv("KCRUN_TRACE") != NULL;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+	}
+	if (!enabled)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	fprintf(stderr, "kcrun: trace: +%ld us %s\n",
+		(long)((now.tv_sec - t0.tv_sec) * 1000000 + (now.tv_nsec - t0.tv_nsec) / 1000), what);
+}

@@ -15,6 +15,10 @@ void kc_log_error(const char *msg);
 /* Debug messages go to the log file (or stderr without one) only with --debug. */
 void kc_log_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* KCRUN_TRACE=1: "kcrun: trace: +N us WHAT" on stderr (time since the
+ * first call), to see where a command spends its time. */
+void kc_trace(const char *what);
+
 /* Warnings: like errors, but level "warning". */
 void kc_log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
