@@ -324,7 +324,9 @@ static int make_state_dir(struct create_ctx *c, kc_error_t *err)
 	c->state_dir_fd = open(c->state_dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (c->state_dir_fd < 0)
 		return kc_error_set(err, errno, "open %s", c->state_dir);
-	if (!c->opts->run && mkfifoat(c->state_dir_fd, KC_EXEC_FIFO, 0622) < 0)
+	/* 0622 whatever the umask: init opens it after switching to process.user */
+	if (!c->opts->run && (mkfifoat(c->state_dir_fd, KC_EXEC_FIFO, 0622) < 0 ||
+			      fchmodat(c->state_dir_fd, KC_EXEC_FIFO, 0622, 0) < 0))
 		return kc_error_set(err, errno, "mkfifo %s/%s", c->state_dir, KC_EXEC_FIFO);
 	return 0;
 }

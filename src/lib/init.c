@@ -363,8 +363,10 @@ static void wait_exec_fifo(struct kc_init_ctx *ctx)
 
 	/* Blocks until `kcrun start` opens the fifo for reading. */
 	fd = openat(ctx->state_dir_fd, "exec.fifo", O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0) {
+		fprintf(stderr, "kcrun: init: open exec fifo: %s\n", strerror(errno));
 		_exit(1);
+	}
 	if (write(fd, "0", 1) != 1)
 		_exit(1);
 	close(fd);

@@ -296,3 +296,13 @@ is_kcrun() {
 	wait_for_status "$ID" stopped
 	[ "$(cat "$BUNDLE/rootfs/out")" = created-and-started ]
 }
+
+@test "create + start with a non-root process.user (the exec fifo is 0622)" {
+	update_config '.process.user = {"uid": 1000, "gid": 1000}'
+	set_args sh -c 'id -u > /tmp/uid'
+	chmod 1777 "$BUNDLE/rootfs/tmp"
+	(umask 077 && rt_bg create --bundle "$BUNDLE" "$ID")
+	rt start "$ID"
+	wait_for_status "$ID" stopped
+	[ "$(cat "$BUNDLE/rootfs/tmp/uid")" = 1000 ]
+}
