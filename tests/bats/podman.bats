@@ -31,7 +31,7 @@ pd() {
 @test "podman run: exit status and a missing command (127)" {
 	run pd run --rm --network none "$IMAGE" sh -c 'exit 5'
 	[ "$status" -eq 5 ]
-	run pd run --rm --network none "$IMAGE" no-such-command
+	run -127 pd run --rm --network none "$IMAGE" no-such-command
 	[ "$status" -eq 127 ]
 	[[ "$output" == *"executable file not found"* ]]
 }
