@@ -204,6 +204,11 @@ static int setup_cgroup(struct create_ctx *c, kc_error_t *err)
 	c->cgroup_made = true;
 	if (lx && lx->resources && kc_cgroup_apply(c->cgroup_path, lx->resources, err) < 0)
 		return -1;
+	/* linux.resources.devices: an eBPF device filter on the cgroup (only
+	 * when the config has device rules: without any, nothing is filtered) */
+	if (lx && lx->resources && lx->resources->devices_len &&
+	    kc_cgroup_apply_devices(c->cgroup_path, lx, err) < 0)
+		return -1;
 	c->self_cgroup = own_cgroup();
 	if (kc_cgroup_enter(c->cgroup_path, getpid(), err) < 0)
 		return -1;
