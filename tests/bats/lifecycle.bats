@@ -306,3 +306,22 @@ is_kcrun() {
 	wait_for_status "$ID" stopped
 	[ "$(cat "$BUNDLE/rootfs/tmp/uid")" = 1000 ]
 }
+
+@test "run with process.terminal and no console socket relays the pty" {
+	[ "$(basename "$RUNTIME")" = runc ] && skip "runc's relay needs a controlling terminal (/dev/tty)"
+	update_config '.process.terminal = true'
+	set_args sh -c 'tty; echo on-a-tty'
+	run rt run --bundle "$BUNDLE" "$ID" </dev/null
+	[ "$status" -eq 0 ]
+	[[ "$output" == */dev/pts/* ]]
+	[[ "$output" == *on-a-tty* ]]
+}
+
+@test "create with process.terminal needs --console-socket" {
+	update_config '.process.terminal = true'
+	set_args sleep 100
+	run rt create --bundle "$BUNDLE" "$ID"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"console socket"* ]]
+	assert_nothing_left "$ID"
+}
