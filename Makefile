@@ -9,7 +9,7 @@ KCRUN_CACHE ?= /var/cache/kcrun
 export KCRUN_CACHE
 DEBUG ?= 0
 
-.PHONY: all deps kernel selftests runtime images guest demo check check-debug \
+.PHONY: all deps kernel selftests runtime images guest debian demo check check-debug \
 	unit bench shell clean
 
 all: runtime
@@ -34,13 +34,17 @@ images: deps
 guest: runtime images selftests
 	@vm/build-guest
 
+# The full Debian guest (podman, conmon): built once, reused afterwards.
+debian: deps
+	@vm/build-debian
+
 demo: kernel guest
 	@vm/run -- /usr/lib/kcrun/tests/demo
 
 unit: runtime
 	@tests/run-unit
 
-check: kernel guest
+check: kernel guest debian
 	@tests/run-all
 
 check-debug: deps
