@@ -1,5 +1,6 @@
 /* cgroup v2: see cgroup.h. */
 #include "cgroup.h"
+#include "cleanup.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -28,19 +29,6 @@
 #define CGROUP_SETTLE_TIMEOUT_MS 10000
 
 const char *kc_cgroup_root = KC_CGROUP_MOUNT;
-
-static inline void close_fdp(int *fd)
-{
-	if (*fd >= 0)
-		close(*fd);
-}
-#define cleanup_close __attribute__((cleanup(close_fdp)))
-
-static inline void freep(void *ptr)
-{
-	free(*(void **)ptr);
-}
-#define cleanup_free __attribute__((cleanup(freep)))
 
 static inline void closedirp(DIR **dir)
 {

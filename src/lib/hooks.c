@@ -1,5 +1,6 @@
 /* OCI hooks: see hooks.h. */
 #include "hooks.h"
+#include "cleanup.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,19 +14,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-static inline void close_fdp(int *fd)
-{
-	if (*fd >= 0)
-		close(*fd);
-}
-#define cleanup_close __attribute__((cleanup(close_fdp)))
-
-static inline void freep(void *ptr)
-{
-	free(*(void **)ptr);
-}
-#define cleanup_free __attribute__((cleanup(freep)))
 
 static const char *const aborting_phases[] = {
 	"prestart", "createRuntime", "createContainer", "startContainer",

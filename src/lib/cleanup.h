@@ -1,0 +1,23 @@
+/* Scope-exit cleanups (__attribute__((cleanup))) shared by src/lib modules:
+ *   cleanup_close int fd = -1;      closes fd when >= 0
+ *   cleanup_free char *p = NULL;    frees p */
+#ifndef KC_CLEANUP_H
+#define KC_CLEANUP_H
+
+#include <stdlib.h>
+#include <unistd.h>
+
+static inline void close_fdp(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+}
+#define cleanup_close __attribute__((cleanup(close_fdp)))
+
+static inline void freep(void *ptr)
+{
+	free(*(void **)ptr);
+}
+#define cleanup_free __attribute__((cleanup(freep)))
+
+#endif
