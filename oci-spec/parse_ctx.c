@@ -179,6 +179,24 @@ static int enter_field(struct parse_ctx *ctx, const struct json_value *obj, cons
 	return 1;
 }
 
+/* enter_field, then checks the value is of the given JSON type ("what"
+ * names it in the error).  On a type error the path is left again. */
+static int enter_typed_field(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
+			     bool required, enum json_type type, const char *what,
+			     const struct json_value **v, size_t *mark)
+{
+	int rc = enter_field(ctx, obj, key, required, v, mark);
+
+	if (rc <= 0)
+		return rc;
+	if ((*v)->type != type) {
+		rc = oci_ctx_type_error(ctx, what, *v);
+		oci_ctx_leave(ctx, *mark);
+		return rc;
+	}
+	return 1;
+}
+
 int oci_get_string(struct parse_ctx *ctx, const struct json_value *obj, const char *key,
 		   bool required, size_t maxlen, char **out)
 {
@@ -298,15 +316,11 @@ int oci_get_strv(struct parse_ctx *ctx, const struct json_value *obj, const char
 {
 	const struct json_value *v;
 	size_t mark, i, n;
-	int rc = enter_field(ctx, obj, key, false, &v, &mark);
+	int rc = enter_typed_field(ctx, obj, key, false, JSON_ARRAY, "an array", &v, &mark);
 
 	if (rc <= 0)
 		return rc;
 	rc = 0;
-	if (v->type != JSON_ARRAY) {
-		rc = oci_ctx_type_error(ctx, "an array", v);
-		goto out;
-	}
 	n = v->u.array.len;
 	if (n == 0)
 		goto out;
@@ -336,15 +350,11 @@ int oci_get_object_array(struct parse_ctx *ctx, const struct json_value *obj, co
 	const struct json_value *v;
 	size_t mark, i, n;
 	char *items;
-	int rc = enter_field(ctx, obj, key, false, &v, &mark);
+	int rc = enter_typed_field(ctx, obj, key, false, JSON_ARRAY, "an array", &v, &mark);
 
 	if (rc <= 0)
 		return rc;
 	rc = 0;
-	if (v->type != JSON_ARRAY) {
-		rc = oci_ctx_type_error(ctx, "an array", v);
-		goto out;
-	}
 	n = v->u.array.len;
 	if (n == 0)
 		goto out;
@@ -377,20 +387,15 @@ int oci_get_object(struct parse_ctx *ctx, const struct json_value *obj, const ch
 {
 	const struct json_value *v;
 	size_t mark;
-	int rc = enter_field(ctx, obj, key, required, &v, &mark);
+	int rc = enter_typed_field(ctx, obj, key, required, JSON_OBJECT, "an object", &v, &mark);
 
 	if (rc <= 0)
 		return rc;
-	rc = 0;
-	if (v->type != JSON_OBJECT) {
-		rc = oci_ctx_type_error(ctx, "an object", v);
-	} else {
-		*out = calloc(1, size);
-		if (*out == NULL)
-			rc = ctx_oom(ctx);
-		else
-			rc = convert(ctx, v, *out);
-	}
+	*out = calloc(1, size);
+	if (*out == NULL)
+		rc = ctx_oom(ctx);
+	else
+		rc = convert(ctx, v, *out);
 	oci_ctx_leave(ctx, mark);
 	return rc;
 }
@@ -415,15 +420,11 @@ int oci_get_string_map(struct parse_ctx *ctx, const struct json_value *obj, cons
 	const struct json_value *v;
 	bool *keep = NULL;
 	size_t mark, i;
-	int rc = enter_field(ctx, obj, key, false, &v, &mark);
+	int rc = enter_typed_field(ctx, obj, key, false, JSON_OBJECT, "an object", &v, &mark);
 
 	if (rc <= 0)
 		return rc;
 	rc = 0;
-	if (v->type != JSON_OBJECT) {
-		rc = oci_ctx_type_error(ctx, "an object", v);
-		goto out;
-	}
 	if (v->u.object.len == 0)
 		goto out;
 	keep = last_keys(ctx, v);
@@ -465,15 +466,11 @@ int oci_get_object_map(struct parse_ctx *ctx, const struct json_value *obj, cons
 	bool *keep = NULL;
 	size_t mark, i, n = 0;
 	char *items;
-	int rc = enter_field(ctx, obj, key, false, &v, &mark);
+	int rc = enter_typed_field(ctx, obj, key, false, JSON_OBJECT, "an object", &v, &mark);
 
 	if (rc <= 0)
 		return rc;
 	rc = 0;
-	if (v->type != JSON_OBJECT) {
-		rc = oci_ctx_type_error(ctx, "an object", v);
-		goto out;
-	}
 	if (v->u.object.len == 0)
 		goto out;
 	keep = last_keys(ctx, v);
