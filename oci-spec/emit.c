@@ -1,7 +1,7 @@
 /* Serialisers: container state (`runc state` and the hook stdin format) and
  * `features`.  The default config.json is in emit_default.c. */
 #include "spec.h"
-#include "emit_gen.h"
+#include "emit_fields.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -36,11 +36,6 @@ static int format_rfc3339_nano(const struct timespec *ts, char *buf, size_t size
 	return 0;
 }
 
-static const char *or_empty(const char *s)
-{
-	return s ? s : "";
-}
-
 /* Field order and names of runc 1.1's containerState (list.go). */
 int oci_state_to_json(const struct oci_state *state, char **out)
 {
@@ -55,26 +50,15 @@ int oci_state_to_json(const struct oci_state *state, char **out)
 	if (oci_gen_begin(&gen) < 0)
 		return -1;
 	oci_gen_map_open(&gen);
-	oci_gen_key(&gen, "ociVersion");
-	oci_gen_string(&gen, or_empty(state->oci_version));
-	oci_gen_key(&gen, "id");
-	oci_gen_string(&gen, or_empty(state->id));
-	oci_gen_key(&gen, "pid");
-	oci_gen_int(&gen, state->pid);
-	oci_gen_key(&gen, "status");
-	oci_gen_string(&gen, status);
-	oci_gen_key(&gen, "bundle");
-	oci_gen_string(&gen, or_empty(state->bundle));
-	oci_gen_key(&gen, "rootfs");
-	oci_gen_string(&gen, or_empty(state->rootfs));
-	oci_gen_key(&gen, "created");
-	oci_gen_string(&gen, created);
-	if (state->annotations.len) {
-		oci_gen_key(&gen, "annotations");
-		oci_gen_sorted_map(&gen, &state->annotations);
-	}
-	oci_gen_key(&gen, "owner");
-	oci_gen_string(&gen, or_empty(state->owner));
+	oci_key_string_always(&gen, "ociVersion", state->oci_version);
+	oci_key_string_always(&gen, "id", state->id);
+	oci_key_int(&gen, "pid", true, state->pid);
+	oci_key_string_always(&gen, "status", status);
+	oci_key_string_always(&gen, "bundle", state->bundle);
+	oci_key_string_always(&gen, "rootfs", state->rootfs);
+	oci_key_string_always(&gen, "created", created);
+	oci_key_map(&gen, "annotations", &state->annotations);
+	oci_key_string_always(&gen, "owner", state->owner);
 	oci_gen_map_close(&gen);
 	return oci_gen_finish(&gen, "  ", false, out);
 }
@@ -92,22 +76,12 @@ int oci_state_to_hook_json(const struct oci_state *state, char **out)
 	if (oci_gen_begin(&gen) < 0)
 		return -1;
 	oci_gen_map_open(&gen);
-	oci_gen_key(&gen, "ociVersion");
-	oci_gen_string(&gen, or_empty(state->oci_version));
-	oci_gen_key(&gen, "id");
-	oci_gen_string(&gen, or_empty(state->id));
-	oci_gen_key(&gen, "status");
-	oci_gen_string(&gen, status);
-	if (state->pid) {
-		oci_gen_key(&gen, "pid");
-		oci_gen_int(&gen, state->pid);
-	}
-	oci_gen_key(&gen, "bundle");
-	oci_gen_string(&gen, or_empty(state->bundle));
-	if (state->annotations.len) {
-		oci_gen_key(&gen, "annotations");
-		oci_gen_sorted_map(&gen, &state->annotations);
-	}
+	oci_key_string_always(&gen, "ociVersion", state->oci_version);
+	oci_key_string_always(&gen, "id", state->id);
+	oci_key_string_always(&gen, "status", status);
+	oci_key_int(&gen, "pid", state->pid != 0, state->pid);
+	oci_key_string_always(&gen, "bundle", state->bundle);
+	oci_key_map(&gen, "annotations", &state->annotations);
 	oci_gen_map_close(&gen);
 	return oci_gen_finish(&gen, NULL, false, out);
 }
