@@ -326,6 +326,9 @@ static int make_state_dir(struct create_ctx *c, kc_error_t *err)
 		return kc_error_set(err, errno, "mkdir %s", c->state_dir);
 	}
 	c->state_dir_made = true;
+	/* 0711 whatever the umask: init, as process.user, opens exec.fifo in it */
+	if (chmod(c->state_dir, 0711) < 0)
+		return kc_error_set(err, errno, "chmod %s", c->state_dir);
 	c->state_dir_fd = open(c->state_dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (c->state_dir_fd < 0)
 		return kc_error_set(err, errno, "open %s", c->state_dir);
