@@ -71,8 +71,8 @@ void oci_key_map(struct gen *gen, const char *key, const struct oci_map *map)
 	oci_gen_sorted_map(gen, map);
 }
 
-void oci_key_id_mappings(struct gen *gen, const char *key, const struct oci_id_mapping *maps,
-			 size_t len)
+void oci_key_object_array(struct gen *gen, const char *key, const void *items, size_t len,
+			  size_t size, oci_gen_item_fn gen_item)
 {
 	size_t i;
 
@@ -82,12 +82,49 @@ void oci_key_id_mappings(struct gen *gen, const char *key, const struct oci_id_m
 	oci_gen_array_open(gen);
 	for (i = 0; i < len; i++) {
 		oci_gen_map_open(gen);
-		oci_key_uint(gen, "containerID", true, maps[i].container_id);
-		oci_key_uint(gen, "hostID", true, maps[i].host_id);
-		oci_key_uint(gen, "size", true, maps[i].size);
+		gen_item(gen, (const char *)items + i * size);
 		oci_gen_map_close(gen);
 	}
 	oci_gen_array_close(gen);
+}
+
+void oci_key_object_map(struct gen *gen, const char *key, const void *items, size_t len,
+			size_t size, size_t offset, oci_gen_item_fn gen_item)
+{
+	size_t i, *order;
+
+	if (len == 0)
+		return;
+	order = oci_sorted_order(items, len, size, offset);
+	if (order == NULL)
+		gen->failed = true;
+	oci_gen_key(gen, key);
+	oci_gen_map_open(gen);
+	for (i = 0; order && i < len; i++) {
+		const char *item = (const char *)items + order[i] * size;
+
+		oci_gen_key(gen, *(char *const *)(item + offset));
+		oci_gen_map_open(gen);
+		gen_item(gen, item);
+		oci_gen_map_close(gen);
+	}
+	oci_gen_map_close(gen);
+	free(order);
+}
+
+static void gen_id_mapping(struct gen *gen, const void *item)
+{
+	const struct oci_id_mapping *m = item;
+
+	oci_key_uint(gen, "containerID", true, m->container_id);
+	oci_key_uint(gen, "hostID", true, m->host_id);
+	oci_key_uint(gen, "size", true, m->size);
+}
+
+void oci_key_id_mappings(struct gen *gen, const char *key, const struct oci_id_mapping *maps,
+			 size_t len)
+{
+	oci_key_object_array(gen, key, maps, len, sizeof(*maps), gen_id_mapping);
 }
 
 /* Indices 0..len-1 ordered by the string at `offset` in each element. */

@@ -26,6 +26,17 @@ void oci_key_strv(struct gen *gen, const char *key, char **strv, size_t len);
 void oci_key_map(struct gen *gen, const char *key, const struct oci_map *map);
 void oci_key_id_mappings(struct gen *gen, const char *key, const struct oci_id_mapping *maps,
 			 size_t len);
+/* An omitempty array of objects: nothing for len 0, else "key": [ {...} ]
+ * with gen_item writing the fields of each of the `len` elements of
+ * `size` bytes at `items` between the braces. */
+typedef void (*oci_gen_item_fn)(struct gen *gen, const void *item);
+void oci_key_object_array(struct gen *gen, const char *key, const void *items, size_t len,
+			  size_t size, oci_gen_item_fn gen_item);
+/* An object keyed by the string at `offset` in each element, in Go's sorted
+ * map order: nothing for len 0, else "key": { "<name>": {...} } with
+ * gen_item writing the fields of each element between the inner braces. */
+void oci_key_object_map(struct gen *gen, const char *key, const void *items, size_t len,
+			size_t size, size_t offset, oci_gen_item_fn gen_item);
 /* Indices 0..len-1 ordered by the string at `offset` in each element of
  * `items` (elements of `size` bytes); malloc'ed, NULL on ENOMEM. */
 size_t *oci_sorted_order(const void *items, size_t len, size_t size, size_t offset);
