@@ -12,6 +12,15 @@
 
 /* ---------- process ---------- */
 
+static void gen_rlimit(struct gen *gen, const void *item)
+{
+	const struct oci_rlimit *r = item;
+
+	oci_key_string_always(gen, "type", r->type);
+	oci_key_uint(gen, "hard", true, r->hard);
+	oci_key_uint(gen, "soft", true, r->soft);
+}
+
 static void gen_process(struct gen *gen, const struct oci_process *p)
 {
 	size_t i;
@@ -54,18 +63,8 @@ static void gen_process(struct gen *gen, const struct oci_process *p)
 		oci_key_strv(gen, "ambient", c->ambient, c->ambient_len);
 		oci_gen_map_close(gen);
 	}
-	if (p->rlimits_len) {
-		oci_gen_key(gen, "rlimits");
-		oci_gen_array_open(gen);
-		for (i = 0; i < p->rlimits_len; i++) {
-			oci_gen_map_open(gen);
-			oci_key_string_always(gen, "type", p->rlimits[i].type);
-			oci_key_uint(gen, "hard", true, p->rlimits[i].hard);
-			oci_key_uint(gen, "soft", true, p->rlimits[i].soft);
-			oci_gen_map_close(gen);
-		}
-		oci_gen_array_close(gen);
-	}
+	oci_key_object_array(gen, "rlimits", p->rlimits, p->rlimits_len, sizeof(*p->rlimits),
+			     gen_rlimit);
 	oci_key_bool(gen, "noNewPrivileges", p->no_new_privileges, true);
 	oci_key_string(gen, "apparmorProfile", p->apparmor_profile);
 	oci_key_int(gen, "oomScoreAdj", p->has_oom_score_adj, p->oom_score_adj);
@@ -103,47 +102,32 @@ static void gen_process(struct gen *gen, const struct oci_process *p)
 
 /* ---------- mounts, hooks ---------- */
 
-static void gen_mounts(struct gen *gen, const struct oci_mount *mounts, size_t len)
+static void gen_mount(struct gen *gen, const void *item)
 {
-	size_t i;
+	const struct oci_mount *m = item;
 
-	if (len == 0)
-		return;
-	oci_gen_key(gen, "mounts");
-	oci_gen_array_open(gen);
-	for (i = 0; i < len; i++) {
-		const struct oci_mount *m = &mounts[i];
+	oci_key_string_always(gen, "destination", m->destination);
+	oci_key_string(gen, "type", m->type);
+	oci_key_string(gen, "source", m->source);
+	oci_key_strv(gen, "options", m->options, m->options_len);
+	oci_key_id_mappings(gen, "uidMappings", m->uid_mappings, m->uid_mappings_len);
+	oci_key_id_mappings(gen, "gidMappings", m->gid_mappings, m->gid_mappings_len);
+}
 
-		oci_gen_map_open(gen);
-		oci_key_string_always(gen, "destination", m->destination);
-		oci_key_string(gen, "type", m->type);
-		oci_key_string(gen, "source", m->source);
-		oci_key_strv(gen, "options", m->options, m->options_len);
-		oci_key_id_mappings(gen, "uidMappings", m->uid_mappings, m->uid_mappings_len);
-		oci_key_id_mappings(gen, "gidMappings", m->gid_mappings, m->gid_mappings_len);
-		oci_gen_map_close(gen);
-	}
-	oci_gen_array_close(gen);
+static void gen_hook(struct gen *gen, const void *item)
+{
+	const struct oci_hook *h = item;
+
+	oci_key_string_always(gen, "path", h->path);
+	oci_key_strv(gen, "args", h->args, h->args_len);
+	oci_key_strv(gen, "env", h->env, h->env_len);
+	oci_key_int(gen, "timeout", h->has_timeout, h->timeout);
 }
 
 static void gen_hook_list(struct gen *gen, const char *key, const struct oci_hook *hooks,
 			  size_t len)
 {
-	size_t i;
-
-	if (len == 0)
-		return;
-	oci_gen_key(gen, key);
-	oci_gen_array_open(gen);
-	for (i = 0; i < len; i++) {
-		oci_gen_map_open(gen);
-		oci_key_string_always(gen, "path", hooks[i].path);
-		oci_key_strv(gen, "args", hooks[i].args, hooks[i].args_len);
-		oci_key_strv(gen, "env", hooks[i].env, hooks[i].env_len);
-		oci_key_int(gen, "timeout", hooks[i].has_timeout, hooks[i].timeout);
-		oci_gen_map_close(gen);
-	}
-	oci_gen_array_close(gen);
+	oci_key_object_array(gen, key, hooks, len, sizeof(*hooks), gen_hook);
 }
 
 static void gen_hooks(struct gen *gen, const struct oci_hooks *h)
@@ -178,7 +162,8 @@ int oci_spec_to_json(const struct oci_spec *spec, char **out)
 	}
 	oci_key_string(&gen, "hostname", spec->hostname);
 	oci_key_string(&gen, "domainname", spec->domainname);
-	gen_mounts(&gen, spec->mounts, spec->mounts_len);
+	oci_key_object_array(&gen, "mounts", spec->mounts, spec->mounts_len, sizeof(*spec->mounts),
+			     gen_mount);
 	if (spec->hooks)
 		gen_hooks(&gen, spec->hooks);
 	oci_key_map(&gen, "annotations", &spec->annotations);
