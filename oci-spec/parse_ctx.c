@@ -46,26 +46,29 @@ int oci_ctx_type_error(struct parse_ctx *ctx, const char *what, const struct jso
 	return oci_ctx_fail(ctx, NULL, "expected %s, got %s", what, oci_json_type_name(v->type));
 }
 
-size_t oci_ctx_enter_key(struct parse_ctx *ctx, const char *key)
+/* The end of oci_ctx_enter_key/index: `mark` (the path length before the
+ * push), or (size_t)-1 and an out-of-memory error when the push failed. */
+static size_t ctx_entered(struct parse_ctx *ctx, size_t mark, int push_rc)
 {
-	size_t mark = ctx->path.len;
-
-	if (oci_path_push_key(&ctx->path, key) < 0) {
+	if (push_rc < 0) {
 		ctx_oom(ctx);
 		return (size_t)-1;
 	}
 	return mark;
 }
 
+size_t oci_ctx_enter_key(struct parse_ctx *ctx, const char *key)
+{
+	size_t mark = ctx->path.len;
+
+	return ctx_entered(ctx, mark, oci_path_push_key(&ctx->path, key));
+}
+
 size_t oci_ctx_enter_index(struct parse_ctx *ctx, size_t index)
 {
 	size_t mark = ctx->path.len;
 
-	if (oci_path_push_index(&ctx->path, index) < 0) {
-		ctx_oom(ctx);
-		return (size_t)-1;
-	}
-	return mark;
+	return ctx_entered(ctx, mark, oci_path_push_index(&ctx->path, index));
 }
 
 void oci_ctx_leave(struct parse_ctx *ctx, size_t mark)
