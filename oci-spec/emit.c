@@ -36,6 +36,17 @@ static int format_rfc3339_nano(const struct timespec *ts, char *buf, size_t size
 	return 0;
 }
 
+/* Opens a state object with the two fields both state layouts start with. */
+static int gen_state_begin(struct gen *gen, const struct oci_state *state)
+{
+	if (oci_gen_begin(gen) < 0)
+		return -1;
+	oci_gen_map_open(gen);
+	oci_key_string_always(gen, "ociVersion", state->oci_version);
+	oci_key_string_always(gen, "id", state->id);
+	return 0;
+}
+
 /* Field order and names of runc 1.1's containerState (list.go). */
 int oci_state_to_json(const struct oci_state *state, char **out)
 {
@@ -47,11 +58,8 @@ int oci_state_to_json(const struct oci_state *state, char **out)
 		errno = EINVAL;
 		return -1;
 	}
-	if (oci_gen_begin(&gen) < 0)
+	if (gen_state_begin(&gen, state) < 0)
 		return -1;
-	oci_gen_map_open(&gen);
-	oci_key_string_always(&gen, "ociVersion", state->oci_version);
-	oci_key_string_always(&gen, "id", state->id);
 	oci_key_int(&gen, "pid", true, state->pid);
 	oci_key_string_always(&gen, "status", status);
 	oci_key_string_always(&gen, "bundle", state->bundle);
@@ -73,11 +81,8 @@ int oci_state_to_hook_json(const struct oci_state *state, char **out)
 		errno = EINVAL;
 		return -1;
 	}
-	if (oci_gen_begin(&gen) < 0)
+	if (gen_state_begin(&gen, state) < 0)
 		return -1;
-	oci_gen_map_open(&gen);
-	oci_key_string_always(&gen, "ociVersion", state->oci_version);
-	oci_key_string_always(&gen, "id", state->id);
 	oci_key_string_always(&gen, "status", status);
 	oci_key_int(&gen, "pid", state->pid != 0, state->pid);
 	oci_key_string_always(&gen, "bundle", state->bundle);
