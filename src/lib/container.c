@@ -40,17 +40,7 @@
 #include "userns.h"
 #include "oci-spec/spec.h"
 
-static inline void close_fdp(int *fd)
-{
-	if (*fd >= 0)
-		close(*fd);
-}
-#define cleanup_close __attribute__((cleanup(close_fdp)))
-static inline void freep(void *p)
-{
-	free(*(void **)p);
-}
-#define cleanup_free __attribute__((cleanup(freep)))
+#include "cleanup.h"
 
 int kc_require_kernel(kc_error_t *err)
 {

@@ -26,12 +26,7 @@
 #define CGROUP2_SUPER_MAGIC 0x63677270
 #endif
 
-static inline void close_fdp(int *fd)
-{
-	if (*fd >= 0)
-		close(*fd);
-}
-#define cleanup_close __attribute__((cleanup(close_fdp)))
+#include "cleanup.h"
 
 const char *kc_rel_path(const char *path)
 {

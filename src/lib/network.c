@@ -21,12 +21,7 @@
 #define SIOCGSKNS 0x894C
 #endif
 
-static inline void close_fdp(int *fd)
-{
-	if (*fd >= 0)
-		close(*fd);
-}
-#define cleanup_close __attribute__((cleanup(close_fdp)))
+#include "cleanup.h"
 
 /* ---------- a minimal rtnetlink client ---------- */
 

@@ -16,12 +16,7 @@
 #define TIOCGPTPEER _IO('T', 0x41)
 #endif
 
-static inline void close_fdp(int *fd)
-{
-	if (*fd >= 0)
-		close(*fd);
-}
-#define cleanup_close __attribute__((cleanup(close_fdp)))
+#include "cleanup.h"
 
 int kc_terminal_open_ptmx(int dirfd, const char *path, int *ptmx_fd, kc_error_t *err)
 {
