@@ -3,6 +3,7 @@
 
 #include "cli.h"
 #include "lib/container.h"
+#include "lib/signals.h"
 
 int kc_cmd_kill(struct kc_global *g, int argc, char **argv)
 {

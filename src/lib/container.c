@@ -51,50 +51,6 @@ int kc_require_kernel(kc_error_t *err)
 	return 0;
 }
 
-int kc_parse_signal(const char *s)
-{
-	static const struct {
-		const char *name;
-		int sig;
-	} names[] = {
-		{"HUP", SIGHUP},   {"INT", SIGINT},     {"QUIT", SIGQUIT}, {"ILL", SIGILL},
-		{"TRAP", SIGTRAP}, {"ABRT", SIGABRT},   {"IOT", SIGIOT},   {"BUS", SIGBUS},
-		{"FPE", SIGFPE},   {"KILL", SIGKILL},   {"USR1", SIGUSR1}, {"SEGV", SIGSEGV},
-		{"USR2", SIGUSR2}, {"PIPE", SIGPIPE},   {"ALRM", SIGALRM}, {"TERM", SIGTERM},
-		{"STKFLT", SIGSTKFLT}, {"CHLD", SIGCHLD}, {"CONT", SIGCONT}, {"STOP", SIGSTOP},
-		{"TSTP", SIGTSTP}, {"TTIN", SIGTTIN},   {"TTOU", SIGTTOU}, {"URG", SIGURG},
-		{"XCPU", SIGXCPU}, {"XFSZ", SIGXFSZ},   {"VTALRM", SIGVTALRM}, {"PROF", SIGPROF},
-		{"WINCH", SIGWINCH}, {"IO", SIGIO},     {"POLL", SIGPOLL}, {"PWR", SIGPWR},
-		{"SYS", SIGSYS},
-	};
-	const char *name = s;
-	char *end;
-	long n;
-	size_t i;
-
-	if (s == NULL || *s == '\0')
-		return -1;
-	n = strtol(s, &end, 10);
-	if (*end == '\0')
-		return n > 0 && n < NSIG ? (int)n : -1;
-	if (strncasecmp(name, "SIG", 3) == 0)
-		name += 3;
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strcasecmp(name, names[i].name) == 0)
-			return names[i].sig;
-	if (strncasecmp(name, "RTMIN", 5) == 0 || strncasecmp(name, "RTMAX", 5) == 0) {
-		long off = name[5] ? strtol(name + 5, &end, 10) : 0;
-
-		if (*end == '\0' || name[5] == '\0') {
-			int sig = strncasecmp(name, "RTMIN", 5) == 0 ? SIGRTMIN + (int)off
-								     : SIGRTMAX + (int)off;
-			if (sig >= SIGRTMIN && sig <= SIGRTMAX)
-				return sig;
-		}
-	}
-	return -1;
-}
-
 /* ---- create ---- */
 
 static const struct {
@@ -194,10 +150,9 @@ static int setup_cgroup(struct create_ctx *c, kc_error_t *err)
 	c->cgroup_made = true;
 	if (lx && lx->resources && kc_cgroup_apply(c->cgroup_path, lx->resources, err) < 0)
 		return -1;
-	/* linux.resources.devices: an eBPF device filter on the cgroup (only
-	 * when the config has device rules: without any, nothing is filtered) */
-	if (lx && lx->resources && lx->resources->devices_len &&
-	    kc_cgroup_apply_devices(c->cgroup_path, lx, err) < 0)
+	/* The eBPF device filter, always (as runc): linux.resources.devices,
+	 * then linux.devices, then the default allowlist; the rest is denied. */
+	if (kc_cgroup_apply_devices(c->cgroup_path, lx, err) < 0)
 		return -1;
 	c->self_cgroup = own_cgroup();
 	if (kc_cgroup_enter(c->cgroup_path, getpid(), err) < 0)

@@ -42,7 +42,4 @@ int kc_destroy(const char *root, const char *id, kc_error_t *err);
 /* "this kernel has no container objects ..." when /proc/containers is missing. */
 int kc_require_kernel(kc_error_t *err);
 
-/* signal name ("KILL", "SIGKILL") or number -> number; -1 if unknown. */
-int kc_parse_signal(const char *s);
-
 #endif
