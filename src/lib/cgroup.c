@@ -229,20 +229,42 @@ int kc_cgroup_resolve(const char *cgroups_path, const char *container_id, char *
 
 /* ---------- create, enter, destroy ---------- */
 
+/* Is name one of the space-separated words of list? */
+static bool has_word(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = list;
+
+	while ((p = strstr(p, name)) != NULL) {
+		if ((p == list || p[-1] == ' ') && (p[len] == '\0' || p[len] == ' ' || p[len] == '\n'))
+			return true;
+		p += len;
+	}
+	return false;
+}
+
 /* Enables in parent/cgroup.subtree_control every controller listed in
- * parent/cgroup.controllers, one at a time (a controller that cannot be
- * enabled, e.g. cpuset with a busy parent, must not block the others). */
+ * parent/cgroup.controllers that is not enabled yet, one at a time (a
+ * controller that cannot be enabled, e.g. cpuset with a busy parent, must
+ * not block the others).  Controllers already on are not written again: a
+ * write waits for every dying cgroup below parent to go offline, which
+ * after a delete costs an RCU grace period each time. */
 static void enable_controllers(const char *parent)
 {
 	cleanup_free char *available = NULL;
+	cleanup_free char *enabled = NULL;
 	char *controller, *save = NULL;
 
 	if (read_cgroup_file(parent, "cgroup.controllers", &available) < 0)
 		return;
+	if (read_cgroup_file(parent, "cgroup.subtree_control", &enabled) < 0)
+		enabled = NULL;
 	for (controller = strtok_r(available, " \n", &save); controller;
 	     controller = strtok_r(NULL, " \n", &save)) {
 		char request[64];
 
+		if (enabled && has_word(enabled, controller))
+			continue;
 		snprintf(request, sizeof(request), "+%s", controller);
 		write_file_raw(parent, "cgroup.subtree_control", request);
 	}
