@@ -244,6 +244,19 @@ add_hook() {
 	[[ "$output" == *"null-ok"* ]]
 }
 
+@test "cgroup: without linux.resources.devices only the default devices can be opened" {
+	requires_cgroup2
+	# runc always installs its allowlist: mknod works, opening a device
+	# that is not on it (c 1:11, /dev/kmsg) does not.
+	update_config '.process.capabilities |= with_entries(.value += ["CAP_MKNOD"])
+		| del(.linux.resources.devices)'
+	run_in_container sh -c 'mknod /tmp/kmsg c 1 11 && echo mknod-ok; head -c 1 /tmp/kmsg; echo x > /dev/null && head -c 1 /dev/zero >/dev/null && echo defaults-ok'
+	echo "$output"
+	[[ "$output" == *"mknod-ok"* ]]
+	[[ "$output" == *"Operation not permitted"* ]]
+	[[ "$output" == *"defaults-ok"* ]]
+}
+
 @test "cgroup: an allow rule lets the container open that device" {
 	requires_cgroup2
 	update_config '.process.capabilities |= with_entries(.value += ["CAP_MKNOD"])
