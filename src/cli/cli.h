@@ -51,6 +51,18 @@ struct kc_command {
 int kc_cli_parse(const char *cmd_name, struct kc_opt *opts, int argc, char **argv,
 		 int *first_arg);
 
+/* What kc_cli_parse_args and kc_cli_parse_opts return when they printed
+ * help (or the version) instead of exiting: the caller exits 0. */
+#define KC_CLI_HELP 1
+/* kc_cli_parse without the exit: 0, -1 or KC_CLI_HELP. */
+int kc_cli_parse_args(const char *cmd_name, struct kc_opt *opts, int argc, char **argv,
+		      int *first_arg);
+/* The options alone, no argument count: cmd NULL for the global flags
+ * (global help, --version).  0, -1 or KC_CLI_HELP. */
+int kc_cli_parse_opts(const struct kc_command *cmd, struct kc_opt *opts, int argc, char **argv,
+		      int *first_arg);
+const struct kc_command *kc_cli_find_command(const char *name);
+
 /* --systemd-cgroup / --cgroup-manager systemd: refused by create and run. */
 int kc_cli_check_cgroup_manager(const struct kc_global *g);
 /* $LISTEN_FDS (systemd socket activation): fds preserved besides --preserve-fds. */
@@ -60,6 +72,8 @@ int kc_cli_listen_fds(void);
 int kc_cli_fail(kc_error_t *err);
 
 void kc_cli_command_help(const struct kc_command *cmd, const struct kc_opt *opts, FILE *out);
+void kc_cli_global_help(FILE *out);
+void kc_cli_version(void);
 
 /* wait.c: forward the signals kcrun gets to pid (set later by
  * kc_cli_wait_process when 0), relay the pty, return 128+N for signal N. */

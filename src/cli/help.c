@@ -1,0 +1,65 @@
+/* What --help, `kcrun help` and --version print, in runc's layout. */
+#include <stdio.h>
+
+#include "cli.h"
+#include "lib/state.h"
+#include "oci-spec/spec.h"
+
+void kc_cli_version(void)
+{
+	printf("kcrun version %s\nspec: %s\n", KCRUN_VERSION, OCI_SPEC_VERSION);
+}
+
+void kc_cli_global_help(FILE *out)
+{
+	const struct kc_command *c;
+
+	fprintf(out,
+		"NAME:\n   kcrun - Open Container Initiative runtime on kernel container objects\n\n"
+		"kcrun is a command line client for running applications packaged according to\n"
+		"the Open Container Initiative (OCI) format.  Its containers are kernel objects\n"
+		"(container_create(2) and friends, /proc/containers): see kcrun(8).\n\n"
+		"To start a new instance of a container:\n\n"
+		"    # kcrun run [ -b bundle ] <container-id>\n\n"
+		"USAGE:\n   kcrun [global options] command [command options] [arguments...]\n\n"
+		"VERSION:\n   %s\nspec: %s\n\nCOMMANDS:\n",
+		KCRUN_VERSION, OCI_SPEC_VERSION);
+	for (c = kc_commands; c->name; c++)
+		fprintf(out, "   %-10s  %s\n", c->name, c->summary);
+	fprintf(out, "   %-10s  %s\n", "help, h", "Shows a list of commands or help for one command");
+	fprintf(out,
+		"\nGLOBAL OPTIONS:\n"
+		"   --debug                  enable debug logging\n"
+		"   --log value              set the log file to write kcrun logs to (default is '/dev/stderr')\n"
+		"   --log-format value       set the log format ('text' (default), or 'json') (default: \"text\")\n"
+		"   --root value             root directory for storage of container state (this should be located in tmpfs) (default: \"%s\")\n"
+		"   --systemd-cgroup         not supported by kcrun (cgroupfs only)\n"
+		"   --cgroup-manager value   cgroup manager: 'cgroupfs' or 'disabled'\n"
+		"   --help, -h               show help\n"
+		"   --version, -v            print the version\n",
+		KC_DEFAULT_ROOT);
+}
+
+void kc_cli_command_help(const struct kc_command *cmd, const struct kc_opt *opts, FILE *out)
+{
+	const struct kc_opt *o;
+
+	fprintf(out, "NAME:\n   kcrun %s - %s\n\nUSAGE:\n   kcrun %s %s\n", cmd->name, cmd->summary,
+		cmd->name, cmd->usage);
+	if (cmd->description)
+		fprintf(out, "\nDESCRIPTION:\n   %s\n", cmd->description);
+	if (opts && opts->name) {
+		fprintf(out, "\nOPTIONS:\n");
+		for (o = opts; o->name; o++) {
+			char left[128];
+			const char *value = o->kind == KC_OPT_FLAG ? "" : " value";
+
+			if (o->short_name)
+				snprintf(left, sizeof(left), "--%s%s, -%c%s", o->name, value,
+					 o->short_name, value);
+			else
+				snprintf(left, sizeof(left), "--%s%s", o->name, value);
+			fprintf(out, "   %-28s %s\n", left, o->help);
+		}
+	}
+}
