@@ -12,6 +12,7 @@ int main(void)
 	test_cgroup();
 	test_cgroup_devices();
 	test_network();
+	test_units();
 	printf("1..%d\n", tap_count);
 	return tap_failed ? 1 : 0;
 }

@@ -52,5 +52,6 @@ void test_cgroup_devices(void);
 void test_seccomp(void);
 void test_hooks(void);
 void test_network(void);
+void test_units(void);
 
 #endif
