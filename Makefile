@@ -10,7 +10,7 @@ export KCRUN_CACHE
 DEBUG ?= 0
 
 .PHONY: all deps kernel selftests runtime images guest debian demo check check-debug \
-	unit bench shell clean
+	check-series unit bench shell clean
 
 all: runtime
 
@@ -51,6 +51,10 @@ check-debug: deps
 	@$(MAKE) -s kernel DEBUG=1
 	@$(MAKE) -s guest
 	@KCRUN_VM_STRICT=1 tests/run-guest --debug /usr/lib/kcrun/tests/bats/kernel.bats
+
+# Every patch of kernel/series on its own: checkpatch --strict, full bzImage.
+check-series: kernel
+	@kernel/check-series
 
 bench: kernel guest
 	@vm/run -- /usr/lib/kcrun/bench/lifecycle
