@@ -13,6 +13,7 @@
 #include <yajl/yajl_tree.h>
 
 #include "cgroup.h"
+#include "cleanup.h"
 #include "log.h"
 
 void kc_state_free(struct kc_state *st)
@@ -42,14 +43,13 @@ int kc_state_check_id(const char *id, kc_error_t *err)
 
 	if (id == NULL || *id == '\0')
 		return kc_error_set(err, 0, "container id cannot be empty");
-	if (strcmp(id, ".") == 0 || strcmp(id, "..") == 0)
-		return kc_error_set(err, 0, "invalid container id format: %s", id);
+	if (strcmp(id, ".") == 0 || strcmp(id, "..") == 0 || strlen(id) > 255)
+		return kc_error_set(err, 0, "invalid container ID format");
+	/* runc's [\w+-\.]: the '-' makes a range, '+' to '.', so ',' is in. */
 	for (p = id; *p; p++) {
-		if (!(isalnum((unsigned char)*p) || *p == '_' || *p == '+' || *p == '-' || *p == '.'))
-			return kc_error_set(err, 0, "invalid container id format: %s", id);
+		if (!(isalnum((unsigned char)*p) || *p == '_' || (*p >= '+' && *p <= '.')))
+			return kc_error_set(err, 0, "invalid container ID format");
 	}
-	if (strlen(id) > 255)
-		return kc_error_set(err, 0, "invalid container id format: %s", id);
 	return 0;
 }
 
@@ -153,11 +153,12 @@ static bool get_bool(yajl_val root, const char *key)
 
 int kc_state_read(const char *root, const char *id, struct kc_state *st, kc_error_t *err)
 {
-	char path[4096], buf[65536], errbuf[256];
+	char path[4096], errbuf[256];
+	cleanup_free char *buf = NULL;
 	const char *ann_path[] = {"annotations", NULL};
 	yajl_val tree, ann;
+	size_t i, len = 0, cap = 0;
 	ssize_t n;
-	size_t i;
 	int fd;
 
 	memset(st, 0, sizeof(*st));
@@ -166,15 +167,42 @@ int kc_state_read(const char *root, const char *id, struct kc_state *st, kc_erro
 	snprintf(path, sizeof(path), "%s/%s/%s", root, id, KC_STATE_FILE);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		if (errno == ENOENT || errno == ENOTDIR)
-			return kc_error_set(err, 0, "container does not exist");
+		if (errno == ENOENT || errno == ENOTDIR) {
+			/* errnum ENOENT without ": no such file ..." in the message */
+			kc_error_set(err, 0, "container does not exist");
+			if (err && *err)
+				(*err)->errnum = ENOENT;
+			return -1;
+		}
 		return kc_error_set(err, errno, "open `%s`", path);
 	}
-	n = read(fd, buf, sizeof(buf) - 1);
+	/* Whole, however large the annotations made it. */
+	for (;;) {
+		char *more;
+
+		if (len + 1 >= cap) {
+			cap = cap ? cap * 2 : 16384;
+			more = realloc(buf, cap);
+			if (more == NULL) {
+				close(fd);
+				return kc_error_set(err, ENOMEM, "read `%s`", path);
+			}
+			buf = more;
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			kc_error_set(err, errno, "read `%s`", path);
+			close(fd);
+			return -1;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
 	close(fd);
-	if (n < 0)
-		return kc_error_set(err, errno, "read `%s`", path);
-	buf[n] = '\0';
+	buf[len] = '\0';
 	tree = yajl_tree_parse(buf, errbuf, sizeof(errbuf));
 	if (tree == NULL)
 		return kc_error_set(err, 0, "`%s`: invalid state file: %s", path, errbuf);
@@ -319,9 +347,13 @@ static int remove_tree_at(int dirfd, const char *name)
 
 int kc_state_remove(const char *root, const char *id, kc_error_t *err)
 {
-	char *dir = kc_state_dir(root, id);
+	char *dir;
 	int ret = 0;
 
+	/* "", ".." or "a/b" would name the root, its parent or a deeper tree. */
+	if (kc_state_check_id(id, err) < 0)
+		return -1;
+	dir = kc_state_dir(root, id);
 	if (dir == NULL)
 		return kc_error_set(err, ENOMEM, "remove state");
 	if (remove_tree_at(AT_FDCWD, dir) < 0)
