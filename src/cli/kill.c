@@ -18,7 +18,7 @@ int kc_cmd_kill(struct kc_global *g, int argc, char **argv)
 
 	if (kc_cli_parse("kill", opts, argc, argv, &first) < 0)
 		return 1;
-	if (first + 1 < argc) {
+	if (first + 1 < argc && argv[first + 1][0] != '\0') { /* runc: "" is SIGTERM */
 		sig = kc_parse_signal(argv[first + 1]);
 		if (sig < 0) {
 			kc_error_set(&err, 0, "unknown signal \"%s\"", argv[first + 1]);

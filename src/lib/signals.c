@@ -1,6 +1,8 @@
 #include "signals.h"
 
+#include <ctype.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -26,20 +28,24 @@ int kc_parse_signal(const char *s)
 	long n;
 	size_t i;
 
-	if (s == NULL || *s == '\0')
+	if (s == NULL || *s == '\0' || isspace((unsigned char)*s))
 		return -1;
+	/* As runc: a number as is (0 probes that init exists); numbers no
+	 * kill(2) takes are refused here rather than by the kernel. */
 	n = strtol(s, &end, 10);
 	if (*end == '\0')
-		return n > 0 && n < NSIG ? (int)n : -1;
+		return n >= 0 && n < NSIG ? (int)n : -1;
 	if (strncasecmp(name, "SIG", 3) == 0)
 		name += 3;
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (strcasecmp(name, names[i].name) == 0)
 			return names[i].sig;
 	if (strncasecmp(name, "RTMIN", 5) == 0 || strncasecmp(name, "RTMAX", 5) == 0) {
-		long off = name[5] ? strtol(name + 5, &end, 10) : 0;
+		/* RTMIN, RTMIN+N, RTMAX-N: a sign, then digits only. */
+		bool sign = name[5] == '+' || name[5] == '-';
+		long off = sign && isdigit((unsigned char)name[6]) ? strtol(name + 5, &end, 10) : 0;
 
-		if (*end == '\0' || name[5] == '\0') {
+		if (name[5] == '\0' || (sign && isdigit((unsigned char)name[6]) && *end == '\0')) {
 			int sig = strncasecmp(name, "RTMIN", 5) == 0 ? SIGRTMIN + (int)off
 								     : SIGRTMAX + (int)off;
 			if (sig >= SIGRTMIN && sig <= SIGRTMAX)
