@@ -1,6 +1,8 @@
 /* The command line: global flags, per-command options and help, parsed the
  * way runc's urfave/cli does (`--x=v`, `--x v`, `-x v`, single-dash long
- * names, flags stop at the first argument). */
+ * names, booleans as strconv.ParseBool reads them, a command's flags also
+ * after its arguments unless keep_arg_order; global flags stop at the
+ * command name). */
 #ifndef KCRUN_CLI_H
 #define KCRUN_CLI_H
 
@@ -43,6 +45,10 @@ struct kc_command {
 	const char *description;  /* may be NULL */
 	int min_args, max_args;   /* positional arguments; max -1 = any */
 	int (*fn)(struct kc_global *g, int argc, char **argv);
+	/* The command's own flags are read only before its first argument
+	 * (exec, ps: what follows belongs to the command they run), as
+	 * urfave/cli's SkipArgReorder; other commands take them anywhere. */
+	bool keep_arg_order;
 };
 
 /* Parses the options of cmd in argv[1..]; *first_arg gets the index of the

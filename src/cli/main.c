@@ -15,57 +15,57 @@ const struct kc_command kc_commands[] = {
 	 "with a specification file named \"config.json\" and a root filesystem), builds its\n"
 	 "mount tree from outside, forks its init into it and leaves init waiting on the\n"
 	 "exec fifo until \"kcrun start\".",
-	 1, 1, kc_cmd_create},
+	 1, 1, kc_cmd_create, false},
 	{"delete", "delete any resources held by the container often used with detached container",
 	 "[command options] <container-id>",
 	 "Deletes the container's state directory and cgroup once its init is dead.  With\n"
 	 "--force a running container is killed first (SIGKILL to every member).",
-	 1, 1, kc_cmd_delete},
+	 1, 1, kc_cmd_delete, false},
 	{"exec", "execute new process inside the container",
 	 "[command options] <container-id> <command> [command options]  || -p process.json <container-id>",
 	 "Joins the namespaces of the container's init (setns on /proc/PID/ns/TYPE), enters\n"
 	 "its cgroup and runs the command with the container's process settings.",
-	 1, -1, kc_cmd_exec},
+	 1, -1, kc_cmd_exec, true},
 	{"features", "show the enabled features", "", "Shows what this kcrun supports, as JSON.",
-	 0, 0, kc_cmd_features},
+	 0, 0, kc_cmd_features, false},
 	{"kill", "kill sends the specified signal (default: SIGTERM) to the container's init process",
 	 "[command options] <container-id> [signal]",
 	 "Where \"<container-id>\" is the name for the instance of the container and\n"
 	 "\"[signal]\" is the signal to be sent to the init process (a name like KILL or\n"
 	 "SIGKILL, or a number).",
-	 1, 2, kc_cmd_kill},
+	 1, 2, kc_cmd_kill, false},
 	{"list", "lists containers started by kcrun with the given root", "[command options]",
 	 "Where the given root is specified via the global option \"--root\"\n"
 	 "(default: \"" KC_DEFAULT_ROOT "\").",
-	 0, 0, kc_cmd_list},
+	 0, 0, kc_cmd_list, false},
 	{"pause", "pause suspends all processes inside the container", "<container-id>",
-	 "Freezes the container's cgroup (cgroup.freeze).", 1, 1, kc_cmd_pause},
+	 "Freezes the container's cgroup (cgroup.freeze).", 1, 1, kc_cmd_pause, false},
 	{"ps", "ps displays the processes running inside a container",
 	 "[command options] <container-id> [ps options]",
 	 "The processes of the container's cgroup, as ps(1) shows them (default -ef).",
-	 1, -1, kc_cmd_ps},
+	 1, -1, kc_cmd_ps, true},
 	{"resume", "resumes all processes that have been previously paused", "<container-id>",
-	 "Thaws the container's cgroup.", 1, 1, kc_cmd_resume},
+	 "Thaws the container's cgroup.", 1, 1, kc_cmd_resume, false},
 	{"run", "create and run a container", "[command options] <container-id>",
 	 "Creates and starts a container, waits for its process and exits with its\n"
 	 "status (or 128+signal); the container is deleted afterwards unless --detach\n"
 	 "or --keep.",
-	 1, 1, kc_cmd_run},
+	 1, 1, kc_cmd_run, false},
 	{"spec", "create a new specification file", "[command options]",
 	 "Writes a default config.json (the same as runc's) into the bundle directory.",
-	 0, 0, kc_cmd_spec},
+	 0, 0, kc_cmd_spec, false},
 	{"start", "executes the user defined process in a created container", "<container-id>",
 	 "Releases the init of a created container (reads its exec fifo): it execs\n"
 	 "process.args.",
-	 1, 1, kc_cmd_start},
+	 1, 1, kc_cmd_start, false},
 	{"state", "output the state of a container", "<container-id>",
 	 "The state command outputs current state information for the\ninstance of a container.",
-	 1, 1, kc_cmd_state},
+	 1, 1, kc_cmd_state, false},
 	{"update", "update container resource constraints",
 	 "[command options] <container-id>",
 	 "Writes linux.resources from --resources FILE (\"-\": stdin) into the container's cgroup.",
-	 1, 1, kc_cmd_update},
-	{NULL, NULL, NULL, NULL, 0, 0, NULL},
+	 1, 1, kc_cmd_update, false},
+	{NULL, NULL, NULL, NULL, 0, 0, NULL, false},
 };
 
 int kc_cli_fail(kc_error_t *err)
