@@ -13,6 +13,10 @@ int main(void)
 	test_cgroup_devices();
 	test_network();
 	test_units();
+	test_state();
+	test_signals();
+	test_cli();
+	test_list();
 	printf("1..%d\n", tap_count);
 	return tap_failed ? 1 : 0;
 }

@@ -53,5 +53,14 @@ void test_seccomp(void);
 void test_hooks(void);
 void test_network(void);
 void test_units(void);
+void test_state(void);
+void test_signals(void);
+void test_cli(void);
+void test_list(void);
+
+/* capture.c: stdout and stderr into buffers between begin and end (the
+ * texts stay valid until the next capture_end). */
+void capture_begin(void);
+void capture_end(const char **out, const char **err);
 
 #endif
