@@ -221,18 +221,33 @@ static int set_attrs(int mfd, const char *what, uint64_t set, uint64_t clr, bool
 	return 0;
 }
 
-/* Propagation of a mount already in the container tree; the kernel may
- * refuse it on a detached tree, so it is best effort (a new mount
- * namespace's mounts are private anyway). */
-static void set_propagation_at(int cfd, const char *path, uint64_t propagation, bool recursive)
+/* Propagation of a detached tree (an open_tree() clone or an fsmount()),
+ * set before it is attached: mount_setattr() changes only mounts of the
+ * caller's namespace or of an anonymous one. */
+static int set_propagation(int mfd, const char *what, uint64_t propagation, bool recursive,
+			   kc_error_t *err)
 {
 	struct kc_mount_attr attr = {.propagation = propagation};
 
 	if (propagation == 0)
-		return;
-	if (kc_mount_setattr(cfd, kc_rel_path(path), recursive ? AT_RECURSIVE : 0, &attr,
+		return 0;
+	if (kc_mount_setattr(mfd, "", AT_EMPTY_PATH | (recursive ? AT_RECURSIVE : 0), &attr,
 			     sizeof(attr)) < 0)
-		kc_log_debug("propagation of `%s`: %s", path, strerror(errno));
+		return kc_error_set(err, errno, "mount_setattr propagation of `%s`", what);
+	return 0;
+}
+
+/* A bind mount's propagation.  A clone of a shared host mount is a peer of
+ * it; runc's container namespace is an rslave copy of the host's, so by
+ * default the bind becomes a slave (host mounts show inside, the
+ * container's do not leak out), and a propagation option applies on top of
+ * that -- unless the root itself is shared, as runc then keeps the peers. */
+static int set_bind_propagation(const struct kc_mount_ctx *ctx, int mfd, const char *what,
+				const struct mount_opts *o, kc_error_t *err)
+{
+	if (!ctx->rootfs_shared && set_propagation(mfd, what, MS_SLAVE, o->recursive, err) < 0)
+		return -1;
+	return set_propagation(mfd, what, o->propagation, o->rec_propagation, err);
 }
 
 static int attach(int mfd, int cfd, const char *dest, kc_error_t *err)
@@ -240,6 +255,28 @@ static int attach(int mfd, int cfd, const char *dest, kc_error_t *err)
 	if (kc_move_mount(mfd, "", cfd, kc_rel_path(dest), MOVE_MOUNT_F_EMPTY_PATH) < 0)
 		return kc_error_set(err, errno, "move_mount onto `%s` in the container", dest);
 	return 0;
+}
+
+/* linux.rootfsPropagation, runc's rslave by default, on the clone of the
+ * rootfs (a peer of its host mount when that is shared). */
+static int rootfs_propagation(struct kc_mount_ctx *ctx, int mfd, const struct oci_spec *spec,
+			      kc_error_t *err)
+{
+	const char *name = spec->linux_ ? spec->linux_->rootfs_propagation : NULL;
+	size_t i;
+
+	if (name == NULL || *name == '\0')
+		return set_propagation(mfd, ctx->rootfs, MS_SLAVE, true, err);
+	for (i = 0; i < sizeof(propagation_options) / sizeof(propagation_options[0]); i++) {
+		if (strcmp(name, propagation_options[i].name) != 0)
+			continue;
+		ctx->rootfs_shared = propagation_options[i].propagation == MS_SHARED;
+		if (set_propagation(mfd, ctx->rootfs, propagation_options[i].propagation,
+				    propagation_options[i].recursive, err) < 0)
+			return kc_error_wrap(err, "linux.rootfsPropagation");
+		return 0;
+	}
+	return kc_error_set(err, EINVAL, "linux.rootfsPropagation: unknown mode \"%s\"", name);
 }
 
 int kc_mounts_setup_rootfs(struct kc_mount_ctx *ctx, const struct oci_spec *spec,
@@ -252,6 +289,8 @@ int kc_mounts_setup_rootfs(struct kc_mount_ctx *ctx, const struct oci_spec *spec
 		return kc_error_set(err, errno, "open_tree rootfs `%s`", ctx->rootfs);
 	if (spec->root && spec->root->readonly &&
 	    set_attrs(mfd, ctx->rootfs, MOUNT_ATTR_RDONLY, 0, true, err) < 0)
+		return -1;
+	if (rootfs_propagation(ctx, mfd, spec, err) < 0)
 		return -1;
 	if (kc_move_mount(mfd, "", ctx->cfd, "",
 			  MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_CONTAINER_ROOT) < 0)
@@ -296,11 +335,11 @@ static int bind_mount(struct kc_mount_ctx *ctx, const struct oci_mount *m,
 		kc_error_set(err, errno, "open_tree `%s`", src);
 		goto out;
 	}
-	if (set_attrs(mfd, src, o->attr_set, o->attr_clr, o->recursive, err) < 0)
+	if (set_attrs(mfd, src, o->attr_set, o->attr_clr, o->recursive, err) < 0 ||
+	    set_bind_propagation(ctx, mfd, src, o, err) < 0)
 		goto out;
 	if (attach(mfd, ctx->cfd, m->destination, err) < 0)
 		goto out;
-	set_propagation_at(ctx->cfd, m->destination, o->propagation, o->rec_propagation);
 	ret = 0;
 out:
 	free(src);
@@ -402,9 +441,9 @@ static int fs_mount(struct kc_mount_ctx *ctx, const struct oci_mount *m,
 	mfd = kc_fsmount(fsfd, FSMOUNT_CLOEXEC, (unsigned int)o->attr_set);
 	if (mfd < 0)
 		return kc_error_set(err, errno, "fsmount `%s` (%s)", m->destination, type);
-	if (attach(mfd, ctx->cfd, m->destination, err) < 0)
+	if (set_propagation(mfd, m->destination, o->propagation, o->rec_propagation, err) < 0 ||
+	    attach(mfd, ctx->cfd, m->destination, err) < 0)
 		return -1;
-	set_propagation_at(ctx->cfd, m->destination, o->propagation, o->rec_propagation);
 	return 0;
 }
 
@@ -505,21 +544,6 @@ int kc_mounts_finish(struct kc_mount_ctx *ctx, const struct oci_spec *spec, kc_e
 	for (i = 0; i < lx->readonly_paths_len; i++)
 		if (readonly_path(ctx, lx->readonly_paths[i], err) < 0)
 			return -1;
-	if (lx->rootfs_propagation) {
-		static const struct {
-			const char *name;
-			uint64_t value;
-			bool rec;
-		} props[] = {
-			{"private", MS_PRIVATE, false}, {"rprivate", MS_PRIVATE, true},
-			{"shared", MS_SHARED, false},   {"rshared", MS_SHARED, true},
-			{"slave", MS_SLAVE, false},     {"rslave", MS_SLAVE, true},
-			{"unbindable", MS_UNBINDABLE, false}, {"runbindable", MS_UNBINDABLE, true},
-		};
-		for (i = 0; i < sizeof(props) / sizeof(props[0]); i++)
-			if (strcmp(lx->rootfs_propagation, props[i].name) == 0)
-				set_propagation_at(ctx->cfd, "/", props[i].value, props[i].rec);
-	}
 	return 0;
 }
 

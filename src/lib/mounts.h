@@ -17,6 +17,7 @@ struct kc_mount_ctx {
 	const char *cgroup_path;  /* absolute dir of the container's cgroup, or NULL */
 	bool userns;              /* container has its own user namespace */
 	bool dev_is_tmpfs;        /* set by kc_mounts_setup: /dev is a new mount */
+	bool rootfs_shared;       /* rootfsPropagation is shared or rshared */
 	/* readonlyPaths the kernel would not clone from outside (open_tree
 	 * EINVAL): init remounts them read-only from inside before exec. */
 	const char **deferred_readonly;
@@ -28,8 +29,9 @@ int kc_mounts_setup_rootfs(struct kc_mount_ctx *ctx, const struct oci_spec *spec
 			   kc_error_t *err);
 /* mounts[] in order. */
 int kc_mounts_setup(struct kc_mount_ctx *ctx, const struct oci_spec *spec, kc_error_t *err);
-/* linux.maskedPaths, linux.readonlyPaths and linux.rootfsPropagation (after
- * the devices, as runc does). */
+/* linux.maskedPaths and linux.readonlyPaths (after the devices, as runc
+ * does).  Propagation (rootfsPropagation, the mounts' own options) is set on
+ * each detached tree before it is attached. */
 int kc_mounts_finish(struct kc_mount_ctx *ctx, const struct oci_spec *spec, kc_error_t *err);
 
 void kc_mount_ctx_release(struct kc_mount_ctx *ctx);

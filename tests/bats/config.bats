@@ -11,6 +11,24 @@ setup() {
 
 teardown() {
 	teardown_bundle
+	if [ -n "${SHARED_MNT:-}" ]; then
+		umount -l "$SHARED_MNT" 2>/dev/null
+		rmdir "$SHARED_MNT"
+	fi
+	return 0
+}
+
+# SHARED_MNT: a tmpfs made shared, as / is on a host running systemd.
+make_shared_mount() {
+	SHARED_MNT=$(mktemp -d /tmp/shared.XXXXXX)
+	mount -t tmpfs tmpfs "$SHARED_MNT"
+	mount --make-shared "$SHARED_MNT"
+}
+
+# root_propagation: the optional fields (shared:N, master:N) of the
+# container root's line in its /proc/self/mountinfo, or "none".
+root_propagation() {
+	run_in_container sh -c 'awk '\''$5 == "/" { for (i = 7; $i != "-"; i++) o = o $i " "; print (o == "" ? "none" : o) }'\'' /proc/self/mountinfo'
 }
 
 @test "process.args: resolved along PATH from process.env" {
@@ -170,6 +188,62 @@ teardown() {
 	[[ "$output" == *"Read-only file system"* ]]
 	[ "$(cat "$host/new")" = written ]
 	rm -rf "$host"
+}
+
+@test "mounts: a bind of a shared host mount is a slave: host mounts show inside, container mounts stay inside" {
+	make_shared_mount
+	mkdir "$SHARED_MNT/from-host" "$SHARED_MNT/from-container"
+	update_config --arg h "$SHARED_MNT" '.mounts += [{"destination": "/shared", "type": "bind", "source": $h, "options": ["rbind"]}]
+		| .process.capabilities |= with_entries(.value += ["CAP_SYS_ADMIN"])'
+	set_args sleep 300
+	rt_bg run --detach --bundle "$BUNDLE" "$ID"
+	wait_for_status "$ID" running
+	mount -t tmpfs tmpfs "$SHARED_MNT/from-host"
+	echo host > "$SHARED_MNT/from-host/file"
+	run rt exec "$ID" sh -c 'cat /shared/from-host/file; mount -t tmpfs tmpfs /shared/from-container && touch /shared/from-container/c && echo mounted'
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *host*mounted* ]]
+	[ ! -e "$SHARED_MNT/from-container/c" ]
+}
+
+@test "rootfsPropagation: a root on a shared mount is a slave by default, private when asked" {
+	# The rootfs is itself the shared mount, as an image's overlay mount is.
+	make_shared_mount
+	cp -a "$BUNDLE/rootfs/." "$SHARED_MNT/"
+	update_config --arg r "$SHARED_MNT" '.root.path = $r'
+	root_propagation
+	echo "default: $output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *master:* ]]
+	[[ "$output" != *shared:* ]]
+	update_config '.linux.rootfsPropagation = "rprivate"'
+	root_propagation
+	echo "rprivate: $output"
+	[ "$status" -eq 0 ]
+	[ "$output" = none ]
+}
+
+@test "rootfsPropagation: rshared keeps the root a peer of its shared host mount" {
+	# runc 1.1 makes the rootfs' parent private for pivot_root, and its
+	# root then shows no peer group here; kcrun has no pivot_root.
+	[ "$(basename "$RUNTIME")" = kcrun ] || skip "kcrun's semantics"
+	make_shared_mount
+	cp -a "$BUNDLE/rootfs/." "$SHARED_MNT/"
+	update_config --arg r "$SHARED_MNT" '.root.path = $r | .linux.rootfsPropagation = "rshared"'
+	root_propagation
+	echo "rshared: $output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *shared:* ]]
+}
+
+@test "rootfsPropagation: an unknown mode is refused with its JSON path" {
+	update_config '.linux.rootfsPropagation = "sideways"'
+	run_in_container true
+	echo "$output"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *rootfsPropagation* ]]
+	assert_nothing_left "$ID"
 }
 
 @test "mounts: bind of a single file onto a new mount point" {
