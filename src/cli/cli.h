@@ -92,6 +92,7 @@ int kc_cmd_pause(struct kc_global *g, int argc, char **argv);
 int kc_cmd_resume(struct kc_global *g, int argc, char **argv);
 int kc_cmd_ps(struct kc_global *g, int argc, char **argv);
 int kc_cmd_update(struct kc_global *g, int argc, char **argv);
+int kc_cmd_events(struct kc_global *g, int argc, char **argv);
 int kc_cmd_create(struct kc_global *g, int argc, char **argv);
 int kc_cmd_start(struct kc_global *g, int argc, char **argv);
 int kc_cmd_run(struct kc_global *g, int argc, char **argv);

@@ -21,6 +21,13 @@ const struct kc_command kc_commands[] = {
 	 "Deletes the container's state directory and cgroup once its init is dead.  With\n"
 	 "--force a running container is killed first (SIGKILL to every member).",
 	 1, 1, kc_cmd_delete, false},
+	{"events", "display container events such as OOM notifications, cpu, memory, and IO usage statistics",
+	 "[command options] <container-id>",
+	 "The events command displays information about the container. By default the\n"
+	 "information is displayed once every 5 seconds: a stats event (the container's\n"
+	 "cgroup v2 statistics, with runc's field names) each interval, and an oom event\n"
+	 "whenever the kernel OOM-kills a process of the container, until it stops.",
+	 1, 1, kc_cmd_events, false},
 	{"exec", "execute new process inside the container",
 	 "[command options] <container-id> <command> [command options]  || -p process.json <container-id>",
 	 "Joins the namespaces of the container's init (setns on /proc/PID/ns/TYPE), enters\n"
@@ -63,7 +70,10 @@ const struct kc_command kc_commands[] = {
 	 1, 1, kc_cmd_state, false},
 	{"update", "update container resource constraints",
 	 "[command options] <container-id>",
-	 "Writes linux.resources from --resources FILE (\"-\": stdin) into the container's cgroup.",
+	 "Writes new limits into the container's cgroup: runc's flags (--memory 100M,\n"
+	 "--cpu-quota, --pids-limit, ...; memory sizes take units and -1 for unlimited)\n"
+	 "or a linux.resources object from --resources FILE (\"-\": stdin), in which case\n"
+	 "the other flags are ignored.  A flag left out leaves its limit alone.",
 	 1, 1, kc_cmd_update, false},
 	{NULL, NULL, NULL, NULL, 0, 0, NULL, false},
 };

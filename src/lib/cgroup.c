@@ -794,6 +794,22 @@ int kc_cgroup_apply(const char *dir, const struct oci_resources *resources, kc_e
 
 /* ---------- update ---------- */
 
+int kc_cgroup_read_cpu_max(const char *dir, int64_t *quota, uint64_t *period, kc_error_t *err)
+{
+	cleanup_free char *content = NULL;
+	char quota_text[32];
+	unsigned long long period_value;
+	int rc = read_cgroup_file(dir, "cpu.max", &content);
+
+	if (rc < 0)
+		return kc_error_set(err, -rc, "read cpu.max in %s", dir);
+	if (sscanf(content, "%31s %llu", quota_text, &period_value) != 2)
+		return kc_error_set(err, EINVAL, "cpu.max in %s: unexpected `%s`", dir, content);
+	*quota = strcmp(quota_text, "max") == 0 ? -1 : strtoll(quota_text, NULL, 10);
+	*period = period_value;
+	return 0;
+}
+
 int kc_cgroup_update_from_file(const char *dir, const char *resources_file, kc_error_t *err)
 {
 	static const char prefix[] = "{\"ociVersion\":\"" OCI_SPEC_VERSION "\",\"linux\":{\"resources\":";

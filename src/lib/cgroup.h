@@ -82,6 +82,10 @@ int kc_cgroup_apply(const char *dir, const struct oci_resources *resources, kc_e
  * (runtime-spec LinuxResources, as podman writes it); "-" reads stdin. */
 int kc_cgroup_update_from_file(const char *dir, const char *resources_file, kc_error_t *err);
 
+/* cpu.max now: *quota -1 for "max".  For `update --cpu-period`, which keeps
+ * the quota (runc writes the one it remembers with the new period). */
+int kc_cgroup_read_cpu_max(const char *dir, int64_t *quota, uint64_t *period, kc_error_t *err);
+
 /* ---------- devices ---------- */
 
 /* One device access rule; access bits are BPF_DEVCG_ACC_* (mknod 1,

@@ -65,7 +65,7 @@ int kc_parse_ram_in_bytes(const char *text, int64_t *bytes, kc_error_t *err)
 	*bytes = (int64_t)size;
 	return 0;
 invalid:
-	return kc_error_set(err, EINVAL, "invalid size: '%s'", text);
+	return kc_error_set(err, 0, "invalid size: '%s'", text);
 }
 
 struct duration_unit {
@@ -143,5 +143,5 @@ int kc_parse_duration(const char *text, int64_t *ns, kc_error_t *err)
 	*ns = negative ? -(int64_t)total : (int64_t)total;
 	return 0;
 invalid:
-	return kc_error_set(err, EINVAL, "time: invalid duration \"%s\"", text);
+	return kc_error_set(err, 0, "time: invalid duration \"%s\"", text);
 }
