@@ -5,7 +5,8 @@
  * kc_cgroup_apply() as create's, so each maps onto cgroup v2 the way runc
  * 1.1 does (see cgroup.h).  As with runc, a flag left out (or 0) leaves its
  * file alone, and with --resources the other flags are ignored.  Every value
- * is checked before the first write: a bad one changes nothing. */
+ * is checked before the first write, and what was written before a value
+ * the kernel refuses is put back: a failed update changes nothing. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -207,10 +208,19 @@ static int update_from_flags(const struct update_flags *f, const char *dir, kc_e
 	struct oci_pids pids = {0};
 	struct oci_block_io block_io = {0};
 	struct oci_resources r = {.memory = &memory, .cpu = &cpu, .pids = &pids, .block_io = &block_io};
+	struct kc_cgroup_snapshot before;
 	size_t i;
 	int ret = resources_from_flags(f, dir, &r, err);
 
-	if (ret == 0 && (ret = kc_cgroup_apply(dir, &r, err)) < 0) {
+	if (ret < 0)
+		goto out;
+	/* The kernel may still refuse a value (cpus that do not exist): put
+	 * back what was written before it, so a failed update changes nothing. */
+	kc_cgroup_snapshot_take(dir, &before);
+	if ((ret = kc_cgroup_apply(dir, &r, err)) == 0) {
+		kc_cgroup_snapshot_free(&before);
+	} else {
+		kc_cgroup_snapshot_restore(dir, &before);
 		for (i = 0; i < sizeof(field_flags) / sizeof(field_flags[0]); i++) {
 			if (*err && strncmp((*err)->msg, field_flags[i].field, strlen(field_flags[i].field)) == 0 &&
 			    (*err)->msg[strlen(field_flags[i].field)] == ':') {
@@ -219,6 +229,7 @@ static int update_from_flags(const struct update_flags *f, const char *dir, kc_e
 			}
 		}
 	}
+out:
 	free(cpu.cpus);
 	free(cpu.mems);
 	return ret;

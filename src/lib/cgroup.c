@@ -810,6 +810,45 @@ int kc_cgroup_read_cpu_max(const char *dir, int64_t *quota, uint64_t *period, kc
 	return 0;
 }
 
+void kc_cgroup_snapshot_take(const char *dir, struct kc_cgroup_snapshot *snapshot)
+{
+	/* kc_cgroup_apply()'s order of writes */
+	static const char *const files[] = {
+		"memory.swap.max", "memory.max", "memory.low", "cpu.weight", "cpu.max",
+		"cpuset.cpus", "cpuset.mems", "pids.max", "io.bfq.weight", "io.weight",
+	};
+	size_t i;
+
+	snapshot->n = 0;
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char *content = NULL;
+
+		if (read_cgroup_file(dir, files[i], &content) < 0)
+			continue;
+		content[strcspn(content, "\n")] = '\0';
+		snapshot->file[snapshot->n] = (char *)files[i];
+		snapshot->value[snapshot->n++] = content;
+	}
+}
+
+void kc_cgroup_snapshot_restore(const char *dir, struct kc_cgroup_snapshot *snapshot)
+{
+	size_t i;
+
+	for (i = snapshot->n; i-- > 0;)
+		write_file_raw(dir, snapshot->file[i], snapshot->value[i][0] ? snapshot->value[i] : "\n");
+	kc_cgroup_snapshot_free(snapshot);
+}
+
+void kc_cgroup_snapshot_free(struct kc_cgroup_snapshot *snapshot)
+{
+	size_t i;
+
+	for (i = 0; i < snapshot->n; i++)
+		free(snapshot->value[i]);
+	snapshot->n = 0;
+}
+
 int kc_cgroup_update_from_file(const char *dir, const char *resources_file, kc_error_t *err)
 {
 	static const char prefix[] = "{\"ociVersion\":\"" OCI_SPEC_VERSION "\",\"linux\":{\"resources\":";

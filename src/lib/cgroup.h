@@ -86,6 +86,19 @@ int kc_cgroup_update_from_file(const char *dir, const char *resources_file, kc_e
  * the quota (runc writes the one it remembers with the new period). */
 int kc_cgroup_read_cpu_max(const char *dir, int64_t *quota, uint64_t *period, kc_error_t *err);
 
+/* The files kc_cgroup_apply() writes for memory, cpu, cpuset, pids and
+ * blockIO.weight, as they are now, so a failed update can put them back
+ * (first line of each; files the cgroup lacks are left out). */
+struct kc_cgroup_snapshot {
+	size_t n;
+	char *file[16];
+	char *value[16];
+};
+void kc_cgroup_snapshot_take(const char *dir, struct kc_cgroup_snapshot *snapshot);
+/* Best effort, in the reverse order of kc_cgroup_apply()'s writes; frees. */
+void kc_cgroup_snapshot_restore(const char *dir, struct kc_cgroup_snapshot *snapshot);
+void kc_cgroup_snapshot_free(struct kc_cgroup_snapshot *snapshot);
+
 /* ---------- devices ---------- */
 
 /* One device access rule; access bits are BPF_DEVCG_ACC_* (mknod 1,
