@@ -13,6 +13,7 @@ int main(void)
 	test_cgroup_devices();
 	test_network();
 	test_units();
+	test_stats();
 	test_state();
 	test_signals();
 	test_cli();

@@ -53,6 +53,7 @@ void test_seccomp(void);
 void test_hooks(void);
 void test_network(void);
 void test_units(void);
+void test_stats(void);
 void test_state(void);
 void test_signals(void);
 void test_cli(void);
