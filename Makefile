@@ -57,7 +57,7 @@ check-series: kernel
 	@kernel/check-series
 
 bench: kernel guest
-	@vm/run -- /usr/lib/kcrun/bench/lifecycle
+	@vm/run --tsc -- /usr/lib/kcrun/bench/lifecycle
 
 # A shell in the guest (needs a terminal).
 shell: kernel guest
