@@ -16,6 +16,7 @@
 
 #include "hooks.h"
 #include "mounts.h"
+#include "procattrs.h"
 #include "seccomp.h"
 #include "terminal.h"
 
@@ -385,6 +386,8 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 	/* Nothing the caller left open beyond stdio + --preserve-fds reaches the process. */
 	syscall(SYS_close_range, 3 + ctx->preserve_fds, ~0U, 4 /* CLOSE_RANGE_CLOEXEC */);
 
+	if (kc_procattrs_initial(p, &err) < 0)
+		init_fail_err(ctx, &err);
 	/* The parent sends the hook state JSON and closes: that is the go. */
 	state_json = read_all(ctx->go_fd);
 	if (state_json == NULL)
@@ -426,6 +429,8 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 			init_fail(ctx, errno, "join session keyring %s", name);
 	}
 	set_rlimits(ctx);
+	if (kc_procattrs_apply(p, ctx->spec ? ctx->spec->linux_ : NULL, &err) < 0)
+		init_fail_err(ctx, &err);
 	if (ctx->pty_slave_fd >= 0 && kc_terminal_setup_slave(ctx->pty_slave_fd, &err) < 0)
 		init_fail_err(ctx, &err);
 
@@ -469,6 +474,8 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 		_exit(1);
 	}
 
+	if (kc_procattrs_final(p, &err) < 0)
+		init_fail_err(ctx, &err);
 	if (ctx->seccomp && p->no_new_privileges && kc_seccomp_load(ctx->seccomp, &err) < 0)
 		init_fail_err(ctx, &err);
 	execve(exe, argv, env);

@@ -264,6 +264,37 @@ root_propagation() {
 	[[ "$output" == *" /dev/mqueue mqueue "* ]]
 }
 
+@test "linux.personality: LINUX32 makes uname report a 32-bit machine" {
+	# runtime-spec 1.1; runc 1.1 ignores it, crun and kcrun apply it.
+	update_config '.linux.personality = {domain: "LINUX32"}'
+	run_in_container uname -m
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == i?86 ]]
+}
+
+@test "process.scheduler, ioPriority and execCPUAffinity reach the process" {
+	# runtime-spec 1.2 (runc 1.2, not 1.1).
+	update_config '.process.scheduler = {policy: "SCHED_IDLE"}
+		| .process.ioPriority = {class: "IOPRIO_CLASS_IDLE", priority: 0}
+		| .process.execCPUAffinity = {final: "0"}'
+	run_in_container sh -c 'cut -d" " -f41 /proc/self/stat; ionice -p $$; taskset -p $$'
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = 5 ]
+	[[ "${lines[1]}" == idle* ]]
+	[[ "${lines[2]}" == *"affinity mask: 1" ]]
+}
+
+@test "process.scheduler: a policy the kernel refuses fails create with the field" {
+	update_config '.process.scheduler = {policy: "SCHED_DEADLINE", runtime: 1, deadline: 0, period: 0}'
+	run_in_container true
+	echo "$output"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *process.scheduler* ]]
+	assert_nothing_left "$ID"
+}
+
 @test "default devices and /dev links" {
 	run_in_container sh -c 'for d in null zero full random urandom tty; do test -c /dev/$d || echo missing $d; done; for l in ptmx fd stdin stdout stderr; do readlink /dev/$l; done; echo x > /dev/null && head -c 4 /dev/zero | wc -c'
 	[ "$status" -eq 0 ]

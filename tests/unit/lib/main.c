@@ -18,6 +18,7 @@ int main(void)
 	test_signals();
 	test_cli();
 	test_list();
+	test_procattrs();
 	printf("1..%d\n", tap_count);
 	return tap_failed ? 1 : 0;
 }

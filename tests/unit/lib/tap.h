@@ -58,6 +58,7 @@ void test_state(void);
 void test_signals(void);
 void test_cli(void);
 void test_list(void);
+void test_procattrs(void);
 
 /* capture.c: stdout and stderr into buffers between begin and end (the
  * texts stay valid until the next capture_end). */

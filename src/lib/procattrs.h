@@ -1,0 +1,25 @@
+/* Attributes of the container's process that init sets on itself before
+ * execve (they all survive it): linux.personality, process.scheduler,
+ * process.ioPriority and process.execCPUAffinity. */
+#ifndef KCRUN_PROCATTRS_H
+#define KCRUN_PROCATTRS_H
+
+#include "error.h"
+#include "oci-spec/spec.h"
+
+/* execCPUAffinity.initial: first thing in init (runc applies it as soon as
+ * the process exists). */
+int kc_procattrs_initial(const struct oci_process *p, kc_error_t *err);
+
+/* personality, scheduler and ioPriority: while init still holds its
+ * capabilities (SCHED_FIFO needs CAP_SYS_NICE). */
+int kc_procattrs_apply(const struct oci_process *p, const struct oci_linux *lx, kc_error_t *err);
+
+/* execCPUAffinity.final: just before execve. */
+int kc_procattrs_final(const struct oci_process *p, kc_error_t *err);
+
+/* "0-3,7" -> set; -1 and an error naming what on a bad list. */
+#include <sched.h>
+int kc_parse_cpu_list(const char *list, cpu_set_t *set, const char *what, kc_error_t *err);
+
+#endif
