@@ -15,10 +15,6 @@ teardown() {
 	rm -rf "$ROOT" "$BUNDLE"
 }
 
-is_kcrun() {
-	[ "$(basename "$RUNTIME")" = kcrun ]
-}
-
 @test "without container objects, create says so in one line and exits 1" {
 	is_kcrun || skip "kcrun only"
 	[ ! -e /proc/containers ] || skip "this kernel has container objects"

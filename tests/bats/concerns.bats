@@ -32,28 +32,11 @@ poststart_after_start() {
 CONSOLE_RECEIVER=${CONSOLE_RECEIVER:-$BATS_TEST_DIRNAME/../unit/lib/console-receiver}
 
 setup() {
-	setup_bundle
-	CGROUP_PARENT=/kcrun-concerns-$$
-	OUT=$(mktemp -d "${TMPDIR:-/tmp}/rt-out.XXXXXX")
+	setup_cgroup_suite concerns
 }
 
 teardown() {
-	teardown_bundle
-	rm -rf "$OUT"
-	rmdir "/sys/fs/cgroup$CGROUP_PARENT" 2>/dev/null || true
-}
-
-is_kcrun() {
-	[ "$(basename "$RUNTIME")" = kcrun ]
-}
-
-requires_cgroup2() {
-	[ "$(stat -f -c %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ] || skip "no cgroup v2 at /sys/fs/cgroup"
-}
-
-# requires_controller NAME: skips unless the cgroup root offers it.
-requires_controller() {
-	grep -qw "$1" /sys/fs/cgroup/cgroup.controllers || skip "no $1 controller"
+	teardown_cgroup_suite
 }
 
 # A cgroupsPath of our own, so the test knows where to look.

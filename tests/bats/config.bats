@@ -227,7 +227,7 @@ root_propagation() {
 @test "rootfsPropagation: rshared keeps the root a peer of its shared host mount" {
 	# runc 1.1 makes the rootfs' parent private for pivot_root, and its
 	# root then shows no peer group here; kcrun has no pivot_root.
-	[ "$(basename "$RUNTIME")" = kcrun ] || skip "kcrun's semantics"
+	is_kcrun || skip "kcrun's semantics"
 	make_shared_mount
 	cp -a "$BUNDLE/rootfs/." "$SHARED_MNT/"
 	update_config --arg r "$SHARED_MNT" '.root.path = $r | .linux.rootfsPropagation = "rshared"'

@@ -115,3 +115,32 @@ assert_nothing_left() {
 	run rt list -q
 	[[ "$output" != *"$id"* ]] || { echo "list still shows $id" >&2; return 1; }
 }
+
+# is_kcrun: the runtime under test is kcrun (not runc or crun).
+is_kcrun() {
+	[ "$(basename "$RUNTIME")" = kcrun ]
+}
+
+requires_cgroup2() {
+	[ "$(stat -f -c %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ] || skip "no cgroup v2 at /sys/fs/cgroup"
+}
+
+# requires_controller NAME: skips unless the cgroup root offers it.
+requires_controller() {
+	grep -qw "$1" /sys/fs/cgroup/cgroup.controllers || skip "no $1 controller"
+}
+
+# setup_cgroup_suite NAME / teardown_cgroup_suite: setup_bundle plus
+# CGROUP_PARENT (a cgroup of the suite's own, removed afterwards) and OUT
+# (a scratch directory).
+setup_cgroup_suite() {
+	setup_bundle
+	CGROUP_PARENT=/kcrun-$1-$$
+	OUT=$(mktemp -d "${TMPDIR:-/tmp}/rt-out.XXXXXX")
+}
+
+teardown_cgroup_suite() {
+	teardown_bundle
+	rm -rf "$OUT"
+	rmdir "/sys/fs/cgroup$CGROUP_PARENT" 2>/dev/null || true
+}

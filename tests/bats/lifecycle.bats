@@ -13,10 +13,6 @@ teardown() {
 	teardown_bundle
 }
 
-is_kcrun() {
-	[ "$(basename "$RUNTIME")" = kcrun ]
-}
-
 @test "create parks the container: state says created with a live pid" {
 	set_args sleep 100
 	run rt_bg create --bundle "$BUNDLE" "$ID"

@@ -7,27 +7,11 @@
 load helpers
 
 setup() {
-	setup_bundle
-	CGROUP_PARENT=/kcrun-update-events-$$
-	OUT=$(mktemp -d "${TMPDIR:-/tmp}/rt-out.XXXXXX")
+	setup_cgroup_suite update-events
 }
 
 teardown() {
-	teardown_bundle
-	rm -rf "$OUT"
-	rmdir "/sys/fs/cgroup$CGROUP_PARENT" 2>/dev/null || true
-}
-
-is_kcrun() {
-	[ "$(basename "$RUNTIME")" = kcrun ]
-}
-
-requires_cgroup2() {
-	[ "$(stat -f -c %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ] || skip "no cgroup v2 at /sys/fs/cgroup"
-}
-
-requires_controller() {
-	grep -qw "$1" /sys/fs/cgroup/cgroup.controllers || skip "no $1 controller"
+	teardown_cgroup_suite
 }
 
 # crun 1.8's update pastes flag values into JSON (no size units: "64M" is a
