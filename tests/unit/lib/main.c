@@ -3,6 +3,19 @@
 
 int tap_count, tap_failed;
 
+void tap_put_file(const char *dir, const char *file, const char *content)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(content, f);
+		fclose(f);
+	}
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);

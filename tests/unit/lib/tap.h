@@ -46,6 +46,10 @@ extern int tap_count, tap_failed;
 	} while (0)
 
 /* The test suites, one per module (test_<module>.c). */
+/* Writes content to dir/file (a scratch file standing in for a cgroup
+ * file); main.c. */
+void tap_put_file(const char *dir, const char *file, const char *content);
+
 void test_terminal(void);
 void test_cgroup(void);
 void test_cgroup_devices(void);

@@ -11,19 +11,6 @@
 
 static char scratch[] = "/tmp/kcrun-cgroup-XXXXXX";
 
-static void put(const char *dir, const char *file, const char *content)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	f = fopen(path, "w");
-	if (f) {
-		fputs(content, f);
-		fclose(f);
-	}
-}
-
 static const char *get(const char *dir, const char *file)
 {
 	static char content[4096];
@@ -145,7 +132,7 @@ static void test_apply(void)
 	snprintf(dir, sizeof(dir), "%s/apply", scratch);
 	mkdir(dir, 0755);
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
-		put(dir, files[i], "");
+		tap_put_file(dir, files[i], "");
 	oci_map_set(&resources.unified, "memory.high", "2097152");
 	TAP_CALL_OK(kc_cgroup_apply(dir, &resources, &err), err, "cgroup: apply every kind of resource");
 	CHECK_FILE(dir, "memory.max", "1048576", "cgroup: memory.limit -> memory.max");
@@ -165,7 +152,7 @@ static void test_apply(void)
 	CHECK_FILE(dir, "memory.high", "2097152", "cgroup: unified written verbatim");
 
 	/* With io.bfq.weight the weight goes there unconverted. */
-	put(dir, "io.bfq.weight", "");
+	tap_put_file(dir, "io.bfq.weight", "");
 	resources = (struct oci_resources){ .block_io = &block_io };
 	block_io.throttle_write_iops_device_len = 0;
 	kc_cgroup_apply(dir, &resources, &err);
@@ -225,8 +212,8 @@ static void test_tree(void)
 
 	/* create: dirs made, controllers enabled on the way down. */
 	kc_cgroup_root = scratch;
-	put(scratch, "cgroup.controllers", "cpu memory pids\n");
-	put(scratch, "cgroup.subtree_control", "");
+	tap_put_file(scratch, "cgroup.controllers", "cpu memory pids\n");
+	tap_put_file(scratch, "cgroup.subtree_control", "");
 	snprintf(dir, sizeof(dir), "%s/parent/child", scratch);
 	TAP_CALL_OK(kc_cgroup_create(dir, &err), err, "cgroup: create a nested cgroup");
 	TAP_OK(access(dir, F_OK) == 0, "cgroup: the directories exist");
@@ -237,22 +224,22 @@ static void test_tree(void)
 		       "cgroup: a dir outside the root refused");
 
 	/* pids: the cgroup and its sub-cgroups. */
-	put(dir, "cgroup.procs", "10\n11\n");
+	tap_put_file(dir, "cgroup.procs", "10\n11\n");
 	snprintf(sub, sizeof(sub), "%s/inner", dir);
 	mkdir(sub, 0755);
-	put(sub, "cgroup.procs", "12\n");
+	tap_put_file(sub, "cgroup.procs", "12\n");
 	TAP_CALL_OK(kc_cgroup_pids(dir, &pids, &n, &err), err, "cgroup: list pids");
 	TAP_OK(n == 3 && pids[0] + pids[1] + pids[2] == 33, "cgroup: pids of the tree (%zu)", n);
 	free(pids);
 
 	/* frozen state from cgroup.events */
-	put(dir, "cgroup.events", "populated 1\nfrozen 1\n");
+	tap_put_file(dir, "cgroup.events", "populated 1\nfrozen 1\n");
 	TAP_CALL_OK(kc_cgroup_is_frozen(dir, &frozen, &err), err, "cgroup: read cgroup.events");
 	TAP_OK(frozen, "cgroup: \"frozen 1\" is frozen");
-	put(dir, "cgroup.freeze", "");
+	tap_put_file(dir, "cgroup.freeze", "");
 	TAP_CALL_OK(kc_cgroup_freeze(dir, &err), err, "cgroup: freeze waits for frozen 1");
 	CHECK_FILE(dir, "cgroup.freeze", "1", "cgroup: freeze writes cgroup.freeze");
-	put(dir, "cgroup.events", "populated 1\nfrozen 0\n");
+	tap_put_file(dir, "cgroup.events", "populated 1\nfrozen 0\n");
 	TAP_CALL_OK(kc_cgroup_is_frozen(dir, &frozen, &err), err, "cgroup: read cgroup.events again");
 	TAP_OK(!frozen, "cgroup: \"frozen 0\" is not frozen");
 
@@ -268,14 +255,14 @@ static void test_update(void)
 
 	snprintf(dir, sizeof(dir), "%s/update", scratch);
 	mkdir(dir, 0755);
-	put(dir, "memory.max", "");
-	put(dir, "pids.max", "");
+	tap_put_file(dir, "memory.max", "");
+	tap_put_file(dir, "pids.max", "");
 	snprintf(file, sizeof(file), "%s/resources.json", scratch);
-	put(scratch, "resources.json", "{\"memory\":{\"limit\":8388608},\"pids\":{\"limit\":7}}");
+	tap_put_file(scratch, "resources.json", "{\"memory\":{\"limit\":8388608},\"pids\":{\"limit\":7}}");
 	TAP_CALL_OK(kc_cgroup_update_from_file(dir, file, &err), err, "cgroup: update from a resources file");
 	CHECK_FILE(dir, "memory.max", "8388608", "cgroup: update wrote memory.max");
 	CHECK_FILE(dir, "pids.max", "7", "cgroup: update wrote pids.max");
-	put(scratch, "resources.json", "{\"memory\":{\"limit\":\"lots\"}}");
+	tap_put_file(scratch, "resources.json", "{\"memory\":{\"limit\":\"lots\"}}");
 	TAP_CALL_FAILS(kc_cgroup_update_from_file(dir, file, &err), err, "linux.resources.memory.limit",
 		       "cgroup: a bad resources file names the field");
 	TAP_CALL_FAILS(kc_cgroup_update_from_file(dir, "/nonexistent.json", &err), err,

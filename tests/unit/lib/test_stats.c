@@ -7,19 +7,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-static void put(const char *dir, const char *file, const char *content)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	f = fopen(path, "w");
-	if (f) {
-		fputs(content, f);
-		fclose(f);
-	}
-}
-
 static void contains(const char *json, const char *needle, const char *what)
 {
 	bool found = json && strstr(json, needle);
@@ -39,19 +26,19 @@ void test_stats(void)
 		TAP_OK(0, "stats: scratch directory");
 		return;
 	}
-	put(dir, "cpu.stat", "usage_usec 1500\nuser_usec 1000\nsystem_usec 500\nnr_periods 3\nnr_throttled 1\nthrottled_usec 7\n");
-	put(dir, "memory.stat", "file 4096\nanon 8192\nshmem 0\n");
-	put(dir, "memory.current", "12288\n");
-	put(dir, "memory.max", "max\n");
-	put(dir, "memory.peak", "20000\n");
-	put(dir, "memory.swap.current", "100\n");
-	put(dir, "memory.swap.max", "max\n");
-	put(dir, "pids.current", "3\n");
-	put(dir, "pids.max", "max\n");
-	put(dir, "io.stat", "8:0 rbytes=10 wbytes=20 rios=1 wios=2 dbytes=0 dios=0\n");
-	put(dir, "hugetlb.2MB.current", "0\n");
-	put(dir, "hugetlb.2MB.events", "max 4\n");
-	put(dir, "memory.events", "low 0\nhigh 0\nmax 9\noom 2\noom_kill 2\n");
+	tap_put_file(dir, "cpu.stat", "usage_usec 1500\nuser_usec 1000\nsystem_usec 500\nnr_periods 3\nnr_throttled 1\nthrottled_usec 7\n");
+	tap_put_file(dir, "memory.stat", "file 4096\nanon 8192\nshmem 0\n");
+	tap_put_file(dir, "memory.current", "12288\n");
+	tap_put_file(dir, "memory.max", "max\n");
+	tap_put_file(dir, "memory.peak", "20000\n");
+	tap_put_file(dir, "memory.swap.current", "100\n");
+	tap_put_file(dir, "memory.swap.max", "max\n");
+	tap_put_file(dir, "pids.current", "3\n");
+	tap_put_file(dir, "pids.max", "max\n");
+	tap_put_file(dir, "io.stat", "8:0 rbytes=10 wbytes=20 rios=1 wios=2 dbytes=0 dios=0\n");
+	tap_put_file(dir, "hugetlb.2MB.current", "0\n");
+	tap_put_file(dir, "hugetlb.2MB.events", "max 4\n");
+	tap_put_file(dir, "memory.events", "low 0\nhigh 0\nmax 9\noom 2\noom_kill 2\n");
 
 	TAP_CALL_OK(kc_stats_event_json("c1", dir, &json, &err), err, "stats: event of a full cgroup");
 	contains(json, "{\"type\":\"stats\",\"id\":\"c1\",\"data\":{\"cpu\":{\"usage\":{\"total\":1500000,"
@@ -75,9 +62,9 @@ void test_stats(void)
 	json = NULL;
 	TAP_OK(kc_stats_oom_kills(dir) == 2, "stats: oom_kill from memory.events");
 
-	put(dir, "memory.max", "1000\n");
-	put(dir, "memory.swap.max", "500\n");
-	put(dir, "pids.max", "9\n");
+	tap_put_file(dir, "memory.max", "1000\n");
+	tap_put_file(dir, "memory.swap.max", "500\n");
+	tap_put_file(dir, "pids.max", "9\n");
 	TAP_CALL_OK(kc_stats_event_json("c1", dir, &json, &err), err, "stats: event with limits");
 	contains(json, "\"usage\":{\"limit\":1000,", "memory limit");
 	contains(json, "\"swap\":{\"limit\":1500,", "swap limit is memory+swap");
