@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define IFNAMSIZ_ 16	    /* IFNAMSIZ from <net/if.h>, including the NUL */
 #define MAX_ID_MAPPINGS 340 /* the kernel's limit on uid_map/gid_map lines */
@@ -118,8 +119,9 @@ static int parse_device(struct parse_ctx *ctx, const struct json_value *obj, voi
 	    oci_get_u32(ctx, obj, "uid", false, &dev->has_uid, &dev->uid) < 0 ||
 	    oci_get_u32(ctx, obj, "gid", false, &dev->has_gid, &dev->gid) < 0)
 		return -1;
-	if (dev->has_file_mode && dev->file_mode > 07777)
-		return oci_ctx_fail(ctx, "fileMode", "%u has bits beyond 07777", dev->file_mode);
+	/* Podman sends the file type bits too (S_IFCHR | 0666): runc drops them. */
+	if (dev->has_file_mode && (dev->file_mode & ~(uint32_t)(S_IFMT | 07777)) != 0)
+		return oci_ctx_fail(ctx, "fileMode", "%u has bits beyond 0177777", dev->file_mode);
 	return 0;
 }
 
