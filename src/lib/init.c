@@ -10,7 +10,9 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -267,8 +269,10 @@ static char *resolve_executable(struct kc_init_ctx *ctx)
 	if (strchr(arg0, '/')) {
 		if (stat(arg0, &st) < 0)
 			init_fail(ctx, errno, "exec: \"%s\": stat %s", arg0, arg0);
+		/* Go 1.19's LookPath (Debian's runc 1.1.5) calls a directory
+		 * "permission denied", as execve does: podman maps it to 126. */
 		if (S_ISDIR(st.st_mode))
-			init_fail(ctx, EISDIR, "exec: \"%s\"", arg0);
+			init_fail(ctx, EACCES, "exec: \"%s\"", arg0);
 		if (faccessat(AT_FDCWD, arg0, X_OK, AT_EACCESS) < 0)
 			init_fail(ctx, errno, "exec: \"%s\"", arg0);
 		return strdup(arg0);
@@ -289,6 +293,27 @@ static char *resolve_executable(struct kc_init_ctx *ctx)
 	}
 	free(paths);
 	init_fail(ctx, 0, "exec: \"%s\": executable file not found in $PATH", arg0);
+}
+
+/* root.readonly, last of the mount set-up as with runc: the root mount stays
+ * writable while the mount points of mounts[] (/var/tmp, /etc/hosts, ...) are
+ * created in it.  Only the root mount itself (MS_BIND | MS_REMOUNT is not
+ * recursive); the flags it has are kept (in a user namespace they are locked). */
+static int remount_root_readonly(kc_error_t *err)
+{
+	unsigned long flags = MS_BIND | MS_REMOUNT | MS_RDONLY;
+	struct statvfs sv;
+
+	if (statvfs("/", &sv) == 0)
+		flags |= (sv.f_flag & ST_NOSUID ? MS_NOSUID : 0) |
+			 (sv.f_flag & ST_NODEV ? MS_NODEV : 0) |
+			 (sv.f_flag & ST_NOEXEC ? MS_NOEXEC : 0) |
+			 (sv.f_flag & ST_NOATIME ? MS_NOATIME : 0) |
+			 (sv.f_flag & ST_NODIRATIME ? MS_NODIRATIME : 0) |
+			 (sv.f_flag & ST_RELATIME ? MS_RELATIME : 0);
+	if (mount(NULL, "/", NULL, flags, NULL) < 0)
+		return kc_error_set(err, errno, "root.readonly: remount / read-only");
+	return 0;
 }
 
 /* runc sets HOME from the user's /etc/passwd entry when process.env has none. */
@@ -420,6 +445,9 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 		for (i = 0; i < ctx->hooks->create_container_len; i++)
 			close(ctx->hook_fds[i]);
 	}
+	if (!ctx->joined && ctx->spec->root && ctx->spec->root->readonly &&
+	    remount_root_readonly(&err) < 0)
+		init_fail_err(ctx, &err);
 	if (ctx->session_keyring) {
 		char name[300];
 

@@ -287,9 +287,8 @@ int kc_mounts_setup_rootfs(struct kc_mount_ctx *ctx, const struct oci_spec *spec
 	mfd = kc_open_tree(AT_FDCWD, ctx->rootfs, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
 	if (mfd < 0)
 		return kc_error_set(err, errno, "open_tree rootfs `%s`", ctx->rootfs);
-	if (spec->root && spec->root->readonly &&
-	    set_attrs(mfd, ctx->rootfs, MOUNT_ATTR_RDONLY, 0, true, err) < 0)
-		return -1;
+	/* root.readonly: init remounts / read-only once the mount points of
+	 * mounts[] are made in it (init.c), as runc does. */
 	if (rootfs_propagation(ctx, mfd, spec, err) < 0)
 		return -1;
 	if (kc_move_mount(mfd, "", ctx->cfd, "",
