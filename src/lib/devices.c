@@ -125,6 +125,12 @@ int kc_devices_setup(int cfd, const struct oci_spec *spec, bool dev_is_tmpfs, bo
 			    errno != EEXIST)
 				return kc_error_set(err, errno, "symlink `/%s`", default_links[i].link);
 		}
+		/* runc (and crun) add /dev/core when the host has /proc/kcore. */
+		if (access("/proc/kcore", F_OK) == 0) {
+			unlinkat(cfd, "dev/core", 0);
+			if (symlinkat("/proc/kcore", cfd, "dev/core") < 0 && errno != EEXIST)
+				return kc_error_set(err, errno, "symlink `/dev/core`");
+		}
 	}
 	for (i = 0; lx && i < lx->devices_len; i++) {
 		const struct oci_device *od = &lx->devices[i];
