@@ -33,6 +33,11 @@ struct kc_created {
 int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_error_t *err);
 /* Releases init of a created container (exec fifo), runs poststart hooks. */
 int kc_start(const char *root, const char *id, kc_error_t *err);
+/* sig KC_KILL_BAD_SIGNAL: a number kill(2) refuses; a live container then
+ * gives runc's "unable to signal init: invalid argument".  With all, a
+ * stopped container is no error (its remaining cgroup members, if any, are
+ * signalled), as with runc. */
+#define KC_KILL_BAD_SIGNAL (-1)
 int kc_kill(const char *root, const char *id, int sig, bool all, kc_error_t *err);
 /* force: kill a running container first; an unknown id is then no error. */
 int kc_delete(const char *root, const char *id, bool force, kc_error_t *err);

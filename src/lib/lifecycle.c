@@ -112,6 +112,25 @@ out:
 	return ret;
 }
 
+/* kill --all of a stopped container: whatever is left in its cgroup (a
+ * container without its own pid namespace can outlive its init). */
+static void kill_cgroup_members(const struct kc_state *st, int sig)
+{
+	kc_error_t err = NULL;
+	pid_t *pids = NULL;
+	size_t n = 0, i;
+
+	if (st->cgroup_path == NULL || *st->cgroup_path == '\0')
+		return;
+	if (kc_cgroup_pids(st->cgroup_path, &pids, &n, &err) < 0) {
+		kc_error_free(&err); /* no cgroup left: nothing to signal */
+		return;
+	}
+	for (i = 0; i < n; i++)
+		kill(pids[i], sig);
+	free(pids);
+}
+
 int kc_kill(const char *root, const char *id, int sig, bool all, kc_error_t *err)
 {
 	struct kc_state st;
@@ -122,16 +141,24 @@ int kc_kill(const char *root, const char *id, int sig, bool all, kc_error_t *err
 		return -1;
 	status = kc_state_status(root, &st);
 	if (status == OCI_STATUS_STOPPED) {
+		if (all && sig != KC_KILL_BAD_SIGNAL)
+			kill_cgroup_members(&st, sig);
+		else if (!all)
+			ret = kc_error_set(err, 0, "container not running");
 		kc_state_free(&st);
-		return kc_error_set(err, 0, "container not running");
+		return ret;
+	}
+	if (sig == KC_KILL_BAD_SIGNAL) {
+		kc_state_free(&st);
+		return kc_error_set(err, EINVAL, "unable to signal init");
 	}
 	cfd = kc_container_open(id, CONTAINER_FD_CLOEXEC);
 	if (cfd >= 0) {
 		if (kc_container_kill(cfd, all ? 0 : 1, sig) < 0 && errno != ESRCH)
-			ret = kc_error_set(err, errno, "container_kill");
+			ret = kc_error_set(err, errno, "unable to signal init");
 		close(cfd);
 	} else if (kill(st.pid, sig) < 0 && errno != ESRCH) {
-		ret = kc_error_set(err, errno, "kill %d", (int)st.pid);
+		ret = kc_error_set(err, errno, "unable to signal init");
 	}
 	kc_state_free(&st);
 	return ret;
@@ -196,14 +223,22 @@ int kc_delete(const char *root, const char *id, bool force, kc_error_t *err)
 {
 	struct kc_state st;
 	enum oci_status status;
+	kc_error_t rm_err = NULL;
 	int ret = -1;
 
 	if (kc_state_read(root, id, &st, err) < 0) {
-		if (force && *err && strcmp((*err)->msg, "container does not exist") == 0) {
-			kc_error_free(err);
-			return 0;
+		if (*err == NULL || (*err)->errnum != ENOENT)
+			return -1;
+		/* As runc: <root>/<id> without state.json is what an interrupted
+		 * create leaves; remove it, and still report that the container
+		 * does not exist (with --force, no error at all). */
+		if (kc_state_remove(root, id, &rm_err) < 0) {
+			kc_log_warn("%s", rm_err->msg);
+			kc_error_free(&rm_err);
 		}
-		return -1;
+		if (force)
+			kc_error_free(err);
+		return force ? 0 : -1;
 	}
 	status = kc_state_status(root, &st);
 	switch (status) {
