@@ -1,13 +1,26 @@
 /* What --help, `kcrun help` and --version print, in runc's layout. */
+#include <seccomp.h>
 #include <stdio.h>
 
 #include "cli.h"
 #include "lib/state.h"
 #include "oci-spec/spec.h"
 
+/* The build may name its commit (-DKCRUN_COMMIT=...); like a distribution's
+ * runc, which prints its package version there, it is the version otherwise. */
+#ifndef KCRUN_COMMIT
+#define KCRUN_COMMIT KCRUN_VERSION
+#endif
+
+/* runc's lines: version, commit, spec, then the libraries (libseccomp). */
 void kc_cli_version(void)
 {
-	printf("kcrun version %s\nspec: %s\n", KCRUN_VERSION, OCI_SPEC_VERSION);
+	const struct scmp_version *v = seccomp_version();
+
+	printf("kcrun version %s\ncommit: %s\nspec: %s\n", KCRUN_VERSION, KCRUN_COMMIT,
+	       OCI_SPEC_VERSION);
+	if (v)
+		printf("libseccomp: %u.%u.%u\n", v->major, v->minor, v->micro);
 }
 
 void kc_cli_global_help(FILE *out)

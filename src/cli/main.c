@@ -10,6 +10,9 @@
 #include "oci-spec/spec.h"
 
 const struct kc_command kc_commands[] = {
+	{"checkpoint", "checkpoint a running container", "[command options] <container-id>",
+	 "Not supported by kcrun (no CRIU): refused with an error.", 1, 1, kc_cmd_checkpoint,
+	 false},
 	{"create", "create a container", "[command options] <container-id>",
 	 "The create command creates a kernel container object for a bundle (a directory\n"
 	 "with a specification file named \"config.json\" and a root filesystem), builds its\n"
@@ -51,6 +54,9 @@ const struct kc_command kc_commands[] = {
 	 "[command options] <container-id> [ps options]",
 	 "The processes of the container's cgroup, as ps(1) shows them (default -ef).",
 	 1, -1, kc_cmd_ps, true},
+	{"restore", "restore a container from a previous checkpoint",
+	 "[command options] <container-id>",
+	 "Not supported by kcrun (no CRIU): refused with an error.", 1, 1, kc_cmd_restore, false},
 	{"resume", "resumes all processes that have been previously paused", "<container-id>",
 	 "Thaws the container's cgroup.", 1, 1, kc_cmd_resume, false},
 	{"run", "create and run a container", "[command options] <container-id>",
@@ -112,7 +118,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (strcmp(g.log_format, "text") != 0 && strcmp(g.log_format, "json") != 0) {
-		fprintf(stderr, "kcrun: unknown log-format %s\n", g.log_format);
+		fprintf(stderr, "kcrun: invalid log-format: %s\n", g.log_format);
 		return 1;
 	}
 	kc_log_init(g.log, strcmp(g.log_format, "json") == 0, g.debug);
@@ -121,9 +127,21 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (strcmp(argv[first], "help") == 0 || strcmp(argv[first], "h") == 0) {
-		if (first + 1 < argc && (cmd = kc_cli_find_command(argv[first + 1])) != NULL) {
+		if (first + 1 < argc) {
 			char *help_argv[] = {argv[first + 1], (char *)"--help", NULL};
 
+			if (strcmp(argv[first + 1], "help") == 0 || strcmp(argv[first + 1], "h") == 0) {
+				printf("NAME:\n   kcrun help - Shows a list of commands or help for one "
+				       "command\n\nUSAGE:\n   kcrun help [command]\n");
+				return 0;
+			}
+			/* urfave/cli: `help NAME` of no command is exit status 3. */
+			cmd = kc_cli_find_command(argv[first + 1]);
+			if (cmd == NULL) {
+				kc_error_set(&err, 0, "No help topic for '%s'", argv[first + 1]);
+				kc_cli_fail(&err);
+				return 3;
+			}
 			return cmd->fn(&g, 2, help_argv);
 		}
 		kc_cli_global_help(stdout);
