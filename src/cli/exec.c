@@ -4,11 +4,21 @@
 
 #include "cli.h"
 #include "lib/exec.h"
+#include "lib/log.h"
+
+/* runc: "exec failed: ..." and exit status 255, so that a failure of the
+ * runtime is told apart from the exit status of the process. */
+static int exec_failed(kc_error_t *err)
+{
+	kc_error_wrap(err, "exec failed");
+	kc_cli_fail(err);
+	return 255;
+}
 
 int kc_cmd_exec(struct kc_global *g, int argc, char **argv)
 {
 	struct kc_exec_opts o = {.root = g->root};
-	struct kc_strlist env = {0};
+	struct kc_strlist env = {0}, caps = {0}, gids = {0};
 	struct kc_opt opts[] = {
 		{"console-socket", 0, KC_OPT_STRING, &o.console_socket,
 		 "path to an AF_UNIX socket which will receive a file descriptor referencing the "
@@ -20,8 +30,18 @@ int kc_cmd_exec(struct kc_global *g, int argc, char **argv)
 		{"process", 'p', KC_OPT_STRING, &o.process_file, "path to the process.json"},
 		{"detach", 'd', KC_OPT_FLAG, &o.detach, "detach from the container's process"},
 		{"pid-file", 0, KC_OPT_STRING, &o.pid_file, "specify the file to write the process id to"},
+		{"additional-gids", 'g', KC_OPT_LIST, &gids,
+		 "additional gids to add to the process (may be repeated)"},
+		{"process-label", 0, KC_OPT_STRING, &o.process_label, "set the asm process label for the process commonly used with selinux"},
+		{"apparmor", 0, KC_OPT_STRING, &o.apparmor, "set the apparmor profile for the process"},
+		{"no-new-privs", 0, KC_OPT_FLAG, &o.no_new_privs, "set the no new privileges value for the process"},
+		{"cap", 'c', KC_OPT_LIST, &caps, "add a capability to the bounding set for the process"},
 		{"preserve-fds", 0, KC_OPT_INT, &o.preserve_fds,
 		 "Pass N additional file descriptors to the container (stdio + N in total) (default: 0)"},
+		{"cgroup", 0, KC_OPT_STRING, &o.cgroup,
+		 "run the process in an (existing) sub-cgroup(s). Format is [<controller>:]<cgroup>."},
+		{"ignore-paused", 0, KC_OPT_FLAG, &o.ignore_paused,
+		 "allow exec in a paused container"},
 		{NULL, 0, 0, NULL, NULL},
 	};
 	kc_error_t err = NULL;
@@ -35,14 +55,19 @@ int kc_cmd_exec(struct kc_global *g, int argc, char **argv)
 	o.args_len = argc - first - 1;
 	o.env = env.v;
 	o.env_len = env.n;
+	o.caps = caps.v;
+	o.caps_len = caps.n;
+	o.additional_gids = gids.v;
+	o.additional_gids_len = gids.n;
 	if (o.process_file == NULL && o.args_len == 0) {
-		kc_error_set(&err, 0, "exec: process args must not be empty (give a command or --process)");
-		return kc_cli_fail(&err);
+		kc_error_set(&err, 0, "process args cannot be empty");
+		return exec_failed(&err);
 	}
 	if (!o.detach)
 		kc_cli_forward_signals(0);
 	if (kc_exec(&o, &pid, &pty_master, &err) < 0)
-		return kc_cli_fail(&err);
+		return exec_failed(&err);
+	kc_log_debug("exec: container %s: process %d started", o.id, (int)pid);
 	if (o.detach) {
 		if (pty_master >= 0)
 			close(pty_master);

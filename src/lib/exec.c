@@ -1,6 +1,8 @@
 #include "exec.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
@@ -82,6 +84,79 @@ static int parse_process_file(const char *path, struct oci_spec **out, kc_error_
 	return 0;
 }
 
+static int append_name(char ***v, size_t *len, const char *name)
+{
+	char **more = realloc(*v, (*len + 2) * sizeof(char *));
+
+	if (more == NULL)
+		return -1;
+	*v = more;
+	if ((more[*len] = strdup(name)) == NULL)
+		return -1;
+	more[++*len] = NULL;
+	return 0;
+}
+
+/* --cap NAME: added to the bounding, effective, permitted and ambient sets
+ * (ambient only takes hold when inheritable too), as runc does; unknown
+ * names are ignored with runc's warning. */
+static int add_caps(const struct kc_exec_opts *o, struct oci_process *p, kc_error_t *err)
+{
+	struct kc_buf unknown = {0};
+	struct oci_capabilities *c;
+	int i;
+
+	if (o->caps_len == 0)
+		return 0;
+	if (p->capabilities == NULL && (p->capabilities = calloc(1, sizeof(*c))) == NULL)
+		return kc_error_set(err, ENOMEM, "--cap");
+	c = p->capabilities;
+	for (i = 0; i < o->caps_len; i++) {
+		if (kc_cap_from_name(o->caps[i]) < 0) {
+			kc_buf_printf(&unknown, "%s%s", unknown.len ? " " : "", o->caps[i]);
+			continue;
+		}
+		if (append_name(&c->bounding, &c->bounding_len, o->caps[i]) < 0 ||
+		    append_name(&c->effective, &c->effective_len, o->caps[i]) < 0 ||
+		    append_name(&c->permitted, &c->permitted_len, o->caps[i]) < 0 ||
+		    append_name(&c->ambient, &c->ambient_len, o->caps[i]) < 0) {
+			free(unknown.data);
+			return kc_error_set(err, ENOMEM, "--cap");
+		}
+	}
+	if (unknown.len)
+		kc_log_warn("ignoring unknown or unavailable capabilities: [%s]", unknown.data);
+	free(unknown.data);
+	return 0;
+}
+
+/* --additional-gids N (repeatable): appended to process.user.additionalGids. */
+static int add_gids(const struct kc_exec_opts *o, struct oci_user *u, kc_error_t *err)
+{
+	uint32_t *gids;
+	int i;
+
+	if (o->additional_gids_len == 0)
+		return 0;
+	gids = realloc(u->additional_gids,
+		       (u->additional_gids_len + (size_t)o->additional_gids_len) * sizeof(*gids));
+	if (gids == NULL)
+		return kc_error_set(err, ENOMEM, "--additional-gids");
+	u->additional_gids = gids;
+	for (i = 0; i < o->additional_gids_len; i++) {
+		const char *s = o->additional_gids[i];
+		char *end;
+		unsigned long long gid;
+
+		errno = 0;
+		gid = strtoull(s, &end, 10);
+		if (*s == '\0' || *s == '-' || *end != '\0' || errno || gid > UINT32_MAX)
+			return kc_error_set(err, 0, "invalid value \"%s\" for flag -additional-gids", s);
+		gids[u->additional_gids_len++] = (uint32_t)gid;
+	}
+	return 0;
+}
+
 /* Command-line args/env/cwd/user on top of the container's process. */
 static int apply_cli(const struct kc_exec_opts *o, struct oci_process *p, kc_error_t *err)
 {
@@ -111,18 +186,57 @@ static int apply_cli(const struct kc_exec_opts *o, struct oci_process *p, kc_err
 		free(p->cwd);
 		p->cwd = strdup(o->cwd);
 	}
-	if (o->user) {
+	if (o->user && *o->user) {
 		char *end;
 
 		p->user.uid = (uint32_t)strtoul(o->user, &end, 10);
 		if (*end == ':')
 			p->user.gid = (uint32_t)strtoul(end + 1, &end, 10);
-		if (*end != '\0')
-			return kc_error_set(err, 0, "--user %s: expected uid[:gid]", o->user);
+		if (*end != '\0' || !isdigit((unsigned char)o->user[0]))
+			return kc_error_set(err, 0, "parsing %s as int for uid failed: expected uid[:gid]",
+					    o->user);
 	}
 	if (o->tty)
 		p->terminal = true;
+	if (o->no_new_privs)
+		p->no_new_privileges = true;
+	if (o->apparmor) {
+		free(p->apparmor_profile);
+		p->apparmor_profile = strdup(o->apparmor);
+	}
+	if (o->process_label) {
+		free(p->selinux_label);
+		p->selinux_label = strdup(o->process_label);
+	}
+	if (add_gids(o, &p->user, err) < 0 || add_caps(o, p, err) < 0)
+		return -1;
 	return 0;
+}
+
+/* The container's cgroup, or with --cgroup [CONTROLLER:]PATH the existing
+ * sub-cgroup PATH of it (cgroup v2 has one hierarchy: the controller list
+ * is not needed). */
+static int enter_cgroup(const char *dir, const char *sub, pid_t pid, kc_error_t *err)
+{
+	char path[4096];
+	const char *colon;
+
+	if (sub == NULL || *sub == '\0')
+		return kc_cgroup_enter(dir, pid, err);
+	colon = strchr(sub, ':');
+	if (colon)
+		sub = colon + 1;
+	while (*sub == '/')
+		sub++;
+	if (*sub == '\0')
+		return kc_cgroup_enter(dir, pid, err);
+	if (strcmp(sub, "..") == 0 || strncmp(sub, "../", 3) == 0 || strstr(sub, "/../") ||
+	    (strlen(sub) >= 3 && strcmp(sub + strlen(sub) - 3, "/..") == 0))
+		return kc_error_set(err, 0, "--cgroup %s: must be a sub-cgroup of the container's", sub);
+	snprintf(path, sizeof(path), "%s/%s", dir, sub);
+	if (access(path, F_OK) < 0)
+		return kc_error_set(err, errno, "--cgroup: sub-cgroup %s", path);
+	return kc_cgroup_enter(path, pid, err);
 }
 
 static const struct {
@@ -202,7 +316,7 @@ int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_er
 		kc_error_set(err, 0, "cannot exec in a stopped container");
 		goto out;
 	}
-	if (status == OCI_STATUS_PAUSED) {
+	if (status == OCI_STATUS_PAUSED && !o->ignore_paused) {
 		kc_error_set(err, 0, "cannot exec in a paused container");
 		goto out;
 	}
@@ -301,7 +415,7 @@ int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_er
 		kc_init_wait_ready(report[0], err);
 		goto out;
 	}
-	if (st.cgroup_path && *st.cgroup_path && kc_cgroup_enter(st.cgroup_path, child, err) < 0)
+	if (st.cgroup_path && *st.cgroup_path && enter_cgroup(st.cgroup_path, o->cgroup, child, err) < 0)
 		goto kill_child;
 	if (write(go[1], "{}", 2) != 2) {
 		kc_error_set(err, errno, "release the process");

@@ -24,6 +24,15 @@ struct kc_exec_opts {
 	const char *cwd;
 	const char *user;           /* "uid[:gid]" */
 	int preserve_fds;
+	char **caps;                /* --cap: added to bounding, effective, permitted, ambient */
+	int caps_len;
+	char **additional_gids;     /* --additional-gids */
+	int additional_gids_len;
+	bool no_new_privs;          /* --no-new-privs */
+	bool ignore_paused;         /* --ignore-paused: exec into a paused container */
+	const char *apparmor;       /* --apparmor: process.apparmorProfile */
+	const char *process_label;  /* --process-label: process.selinuxLabel */
+	const char *cgroup;         /* --cgroup [CONTROLLER:]PATH: a sub-cgroup to join */
 };
 
 /* Starts the process; *pid gets its host pid.  With detach the caller is
