@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "lib/log.h"
@@ -37,6 +38,34 @@ static void rfc3339nano(const struct timespec *ts, char *buf, size_t len)
 	if (end == dot + 1)
 		end = dot;
 	memmove(end, strchr(buf, 'Z'), 2);
+}
+
+/* runc's OWNER: the user name of the uid owning <root>/<id> (from
+ * /etc/passwd), or "#UID" when it has none. */
+static char *owner_of(const char *root, const char *id)
+{
+	char path[4096], line[1024], *owner = NULL;
+	struct stat sb;
+	FILE *passwd;
+
+	snprintf(path, sizeof(path), "%s/%s", root, id);
+	if (stat(path, &sb) < 0)
+		return strdup("");
+	passwd = fopen("/etc/passwd", "re");
+	while (passwd && owner == NULL && fgets(line, sizeof(line), passwd)) {
+		char *name = line, *uid, *end;
+
+		if ((uid = strchr(line, ':')) == NULL || (uid = strchr(uid + 1, ':')) == NULL)
+			continue;
+		*strchr(name, ':') = '\0';
+		if (strtoul(uid + 1, &end, 10) == sb.st_uid && *end == ':' && end > uid + 1)
+			owner = strdup(name);
+	}
+	if (passwd)
+		fclose(passwd);
+	if (owner == NULL && asprintf(&owner, "#%u", (unsigned)sb.st_uid) < 0)
+		owner = NULL;
+	return owner ? owner : strdup("");
 }
 
 int kc_cmd_list(struct kc_global *g, int argc, char **argv)
@@ -88,8 +117,15 @@ int kc_cmd_list(struct kc_global *g, int argc, char **argv)
 		struct row *r = &rows[j];
 
 		if (kc_state_read(g->root, names[i], &r->st, &err) < 0) {
-			kc_error_free(&err); /* a directory being created or removed */
+			/* as runc: a directory being created or removed, or left
+			 * by an interrupted create, is skipped with a note */
+			fprintf(stderr, "load container %s: %s\n", names[i], err->msg);
+			kc_error_free(&err);
 			continue;
+		}
+		if (r->st.owner == NULL || *r->st.owner == '\0') {
+			free(r->st.owner);
+			r->st.owner = owner_of(g->root, names[i]);
 		}
 		r->status = kc_state_status(g->root, &r->st);
 		snprintf(r->pid, sizeof(r->pid), "%d",

@@ -35,6 +35,11 @@ int kc_cmd_ps(struct kc_global *g, int argc, char **argv)
 		return kc_cli_fail(&err);
 	}
 	kc_state_free(&st);
+	if (strcmp(format, "json") != 0 && strcmp(format, "table") != 0) {
+		free(pids);
+		kc_error_set(&err, 0, "invalid format option");
+		return kc_cli_fail(&err);
+	}
 	if (strcmp(format, "json") == 0) {
 		printf("[");
 		for (i = 0; i < n; i++)
@@ -65,6 +70,13 @@ int kc_cmd_ps(struct kc_global *g, int argc, char **argv)
 			for (tok = strtok_r(copy, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save), col++)
 				if (strcmp(tok, "PID") == 0)
 					pid_col = col;
+			if (pid_col < 0) {
+				/* runc's wording; e.g. `ps -o pid=` has no header */
+				pclose(ps);
+				free(pids);
+				kc_error_set(&err, 0, "couldn't find PID field in ps output");
+				return kc_cli_fail(&err);
+			}
 			fputs(line, stdout);
 			continue;
 		}
