@@ -59,8 +59,11 @@ int kc_cmd_create(struct kc_global *g, int argc, char **argv)
 	o.no_new_keyring = no_new_keyring;
 	o.preserve_fds += kc_cli_listen_fds();
 	o.no_cgroup = g->cgroup_manager && strcmp(g->cgroup_manager, "disabled") == 0;
+	kc_log_debug("create: container %s from bundle %s", o.id, o.bundle ? o.bundle : ".");
 	if (kc_create(&o, &created, &err) < 0)
 		return kc_cli_fail(&err);
+	kc_log_debug("create: container %s created: init %d waits on the exec fifo", o.id,
+		     (int)created.pid);
 	close(created.cfd);
 	return 0;
 }

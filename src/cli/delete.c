@@ -1,6 +1,7 @@
 /* kcrun delete: see kcrun(8). */
 #include "cli.h"
 #include "lib/container.h"
+#include "lib/log.h"
 
 int kc_cmd_delete(struct kc_global *g, int argc, char **argv)
 {
@@ -17,5 +18,6 @@ int kc_cmd_delete(struct kc_global *g, int argc, char **argv)
 		return 1;
 	if (kc_delete(g->root, argv[first], force, &err) < 0)
 		return kc_cli_fail(&err);
+	kc_log_debug("delete: container %s deleted", argv[first]);
 	return 0;
 }

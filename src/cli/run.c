@@ -52,8 +52,10 @@ int kc_cmd_run(struct kc_global *g, int argc, char **argv)
 		prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	if (!detach)
 		kc_cli_forward_signals(0);
+	kc_log_debug("run: creating container %s from bundle %s", o.id, o.bundle ? o.bundle : ".");
 	if (kc_create(&o, &created, &err) < 0)
 		return kc_cli_fail(&err);
+	kc_log_debug("run: container %s: init %d started the process", o.id, (int)created.pid);
 	close(created.cfd);
 	if (detach) {
 		if (created.pty_master >= 0)
@@ -63,8 +65,11 @@ int kc_cmd_run(struct kc_global *g, int argc, char **argv)
 	kc_trace("created");
 	code = kc_cli_wait_process(created.pid, created.pty_master);
 	kc_trace("process exited");
+	kc_log_debug("run: container %s: process exited, exit status %d", o.id, code);
 	if (!keep && kc_delete(g->root, o.id, true, &err) < 0)
 		kc_cli_fail(&err);
 	kc_trace("deleted");
+	if (!keep)
+		kc_log_debug("run: container %s deleted", o.id);
 	return code;
 }

@@ -1,6 +1,7 @@
 /* kcrun start: see kcrun(8). */
 #include "cli.h"
 #include "lib/container.h"
+#include "lib/log.h"
 
 int kc_cmd_start(struct kc_global *g, int argc, char **argv)
 {
@@ -12,5 +13,6 @@ int kc_cmd_start(struct kc_global *g, int argc, char **argv)
 		return 1;
 	if (kc_start(g->root, argv[first], &err) < 0)
 		return kc_cli_fail(&err);
+	kc_log_debug("start: container %s released from the exec fifo", argv[first]);
 	return 0;
 }

@@ -91,7 +91,9 @@ int kc_buf_json_string(struct kc_buf *b, const char *s)
 	return kc_buf_append(b, "\"", 1);
 }
 
-static void write_log_line(const char *level, const char *msg)
+/* One line as logrus writes it: JSON {"level","msg","time"}, or text
+ * time="..." level=LEVEL msg="...". */
+static void write_log_line_to(const char *path, bool json, const char *level, const char *msg)
 {
 	struct kc_buf b = {0};
 	char when[64];
@@ -101,7 +103,7 @@ static void write_log_line(const char *level, const char *msg)
 
 	gmtime_r(&now, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	if (log_json) {
+	if (json) {
 		kc_buf_printf(&b, "{\"level\":\"%s\",\"msg\":", level);
 		kc_buf_json_string(&b, msg);
 		kc_buf_printf(&b, ",\"time\":\"%s\"}\n", when);
@@ -112,14 +114,20 @@ static void write_log_line(const char *level, const char *msg)
 	}
 	if (b.data == NULL)
 		return;
-	fd = open(log_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	fd = path ? open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644) : STDERR_FILENO;
 	if (fd >= 0) {
 		if (write(fd, b.data, b.len) < 0) {
 			/* nothing better to do: stderr has the message */
 		}
-		close(fd);
+		if (path)
+			close(fd);
 	}
 	free(b.data);
+}
+
+static void write_log_line(const char *level, const char *msg)
+{
+	write_log_line_to(log_path, log_json, level, msg);
 }
 
 void kc_log_error(const char *msg)
@@ -137,8 +145,11 @@ static void log_v(const char *level, bool to_stderr, const char *fmt, va_list ap
 		return;
 	if (log_path)
 		write_log_line(level, msg);
-	if (to_stderr || !log_path)
-		fprintf(stderr, "kcrun: %s: %s\n", level, msg);
+	/* on stderr as runc (logrus) prints them: tools grep "level=debug" */
+	if (to_stderr || !log_path) {
+		fflush(stderr);
+		write_log_line_to(NULL, log_json, level, msg);
+	}
 	free(msg);
 }
 
