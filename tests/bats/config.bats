@@ -134,6 +134,15 @@ root_propagation() {
 	[[ "$output" == *"Read-only file system"* ]]
 }
 
+@test "root.readonly: mount points missing from the image are still made (podman --read-only)" {
+	update_config '.root.readonly = true | .mounts += [
+		{"destination": "/kc-ro/tmp", "type": "tmpfs", "source": "tmpfs", "options": ["size=1m"]},
+		{"destination": "/etc/kc-ro-file", "type": "bind", "source": "/proc/version", "options": ["rbind", "ro"]}]'
+	run_in_container sh -c 'touch /kc-ro/tmp/x && test -f /etc/kc-ro-file && echo made; touch /x'
+	[ "$status" -ne 0 ]
+	[[ "$output" == made*"Read-only file system"* ]]
+}
+
 @test "root.path: an absolute path outside the bundle" {
 	update_config --arg r "$BUNDLE/rootfs" '.root.path = $r'
 	run_in_container echo abs-root
