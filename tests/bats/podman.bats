@@ -6,6 +6,9 @@
 # (DIR holding $KCRUN_CACHE/images/busybox.tar).  PODMAN_RUNTIME=crun (or
 # runc) runs the same tests against another runtime.
 
+# `run -127` needs bats 1.5 (Debian 12 has 1.8): no BW02 warnings
+! type bats_require_minimum_version >/dev/null 2>&1 || bats_require_minimum_version 1.5.0
+
 IMAGE=localhost/busybox:latest
 RT=${PODMAN_RUNTIME:-kcrun}
 
