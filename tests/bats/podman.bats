@@ -58,8 +58,10 @@ pd() {
 	pd unpause kc-p1
 	run pd top kc-p1
 	[[ "$output" == *"sleep 100"* ]]
+	id=$(podman inspect -f '{{.Id}}' kc-p1)
+	[ -n "$id" ]
 	pd rm -f -t 0 kc-p1
-	[ ! -e /run/"$RT"/"$(podman inspect -f '{{.Id}}' kc-p1 2>/dev/null)" ] || true
+	[ ! -e "/run/$RT/$id" ]
 }
 
 @test "podman run -t (console socket) and exec -t" {
