@@ -304,6 +304,22 @@ root_propagation() {
 	assert_nothing_left "$ID"
 }
 
+@test "process.apparmorProfile and selinuxLabel without that LSM fail create, not ignored" {
+	[ ! -e /sys/kernel/security/apparmor ] && [ ! -e /sys/module/apparmor ] || skip "AppArmor is enabled here"
+	update_config '.process.apparmorProfile = "kc-profile"'
+	run_in_container true
+	echo "$output"
+	[ "$status" -ne 0 ]
+	assert_nothing_left "$ID"
+	[ ! -e /sys/fs/selinux/enforce ] || skip "SELinux is enabled here"
+	update_config 'del(.process.apparmorProfile) | .process.selinuxLabel = "system_u:system_r:container_t:s0"'
+	run_in_container true
+	echo "$output"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *selinux* ]]
+	assert_nothing_left "$ID"
+}
+
 @test "default devices and /dev links" {
 	run_in_container sh -c 'for d in null zero full random urandom tty; do test -c /dev/$d || echo missing $d; done; for l in ptmx fd stdin stdout stderr; do readlink /dev/$l; done; echo x > /dev/null && head -c 4 /dev/zero | wc -c'
 	[ "$status" -eq 0 ]
