@@ -39,12 +39,6 @@ teardown() {
 	teardown_cgroup_suite
 }
 
-# A cgroupsPath of our own, so the test knows where to look.
-use_cgroup() {
-	CGROUP_DIR=/sys/fs/cgroup$CGROUP_PARENT/$ID
-	update_config --arg p "$CGROUP_PARENT/$ID" '.linux.cgroupsPath = $p'
-}
-
 # hook_json SCRIPT [TIMEOUT]: a hook running `sh -c SCRIPT` with a PATH.
 hook_json() {
 	local sh

@@ -139,6 +139,13 @@ setup_cgroup_suite() {
 	OUT=$(mktemp -d "${TMPDIR:-/tmp}/rt-out.XXXXXX")
 }
 
+# use_cgroup: a cgroupsPath of the test's own under CGROUP_PARENT, so the
+# test knows where to look (CGROUP_DIR).
+use_cgroup() {
+	CGROUP_DIR=/sys/fs/cgroup$CGROUP_PARENT/$ID
+	update_config --arg p "$CGROUP_PARENT/$ID" '.linux.cgroupsPath = $p'
+}
+
 teardown_cgroup_suite() {
 	teardown_bundle
 	rm -rf "$OUT"

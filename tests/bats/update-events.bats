@@ -25,12 +25,6 @@ requires_events() {
 	"$RUNTIME" events --help >/dev/null 2>&1 || skip "$RUNTIME has no events command"
 }
 
-# A cgroupsPath of our own, so the test knows where to look.
-use_cgroup() {
-	CGROUP_DIR=/sys/fs/cgroup$CGROUP_PARENT/$ID
-	update_config --arg p "$CGROUP_PARENT/$ID" '.linux.cgroupsPath = $p'
-}
-
 # create_container: `create` the bundle running `sleep 100` (or ARGS), its
 # stdio in a file: the parked init would hold bats' pipes.
 create_container() {
