@@ -84,27 +84,8 @@ static int parse_memory(const char *flag, const char *text, int64_t *out, kc_err
 /* cpuset lists: "0-3,5", the syntax the kernel takes. */
 static int check_cpuset_list(const char *flag, const char *text, kc_error_t *err)
 {
-	const char *s = text;
-
-	while (*s) {
-		if (*s < '0' || *s > '9')
-			goto invalid;
-		while (*s >= '0' && *s <= '9')
-			s++;
-		if (*s == '-') {
-			s++;
-			if (*s < '0' || *s > '9')
-				goto invalid;
-			while (*s >= '0' && *s <= '9')
-				s++;
-		}
-		if (*s == ',' && s[1] != '\0')
-			s++;
-		else if (*s != '\0')
-			goto invalid;
-	}
-	return 0;
-invalid:
+	if (kc_cpu_list_parse(text, NULL))
+		return 0;
 	return kc_error_set(err, 0, "invalid value for %s: \"%s\" is not a list like 0-3,5", flag, text);
 }
 

@@ -10,6 +10,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "units.h"
+
 /* sched_setattr(2)'s first layout (SCHED_ATTR_SIZE_VER0, 48 bytes): glibc
  * has no wrapper, and <linux/sched/types.h> clashes with <sched.h>. */
 struct kc_sched_attr {
@@ -52,49 +54,14 @@ static const struct {
 	{"IOPRIO_CLASS_RT", 1}, {"IOPRIO_CLASS_BE", 2}, {"IOPRIO_CLASS_IDLE", 3},
 };
 
-int kc_parse_cpu_list(const char *list, cpu_set_t *set, const char *what, kc_error_t *err)
-{
-	const char *p = list;
-
-	CPU_ZERO(set);
-	if (list == NULL || *list == '\0')
-		return kc_error_set(err, EINVAL, "%s: empty CPU list", what);
-	while (*p) {
-		char *end;
-		unsigned long first, last;
-
-		if (*p < '0' || *p > '9')
-			goto bad;
-		first = strtoul(p, &end, 10);
-		last = first;
-		if (*end == '-') {
-			if (end[1] < '0' || end[1] > '9')
-				goto bad;
-			last = strtoul(end + 1, &end, 10);
-		}
-		if (last < first || last >= CPU_SETSIZE)
-			goto bad;
-		for (; first <= last; first++)
-			CPU_SET(first, set);
-		if (*end == ',' && end[1] != '\0')
-			end++;
-		else if (*end != '\0')
-			goto bad;
-		p = end;
-	}
-	return 0;
-bad:
-	return kc_error_set(err, EINVAL, "%s: invalid CPU list \"%s\"", what, list);
-}
-
 static int set_affinity(const char *list, const char *what, kc_error_t *err)
 {
 	cpu_set_t set;
 
 	if (list == NULL)
 		return 0;
-	if (kc_parse_cpu_list(list, &set, what, err) < 0)
-		return -1;
+	if (!kc_cpu_list_parse(list, &set))
+		return kc_error_set(err, EINVAL, "%s: invalid CPU list \"%s\"", what, list);
 	if (sched_setaffinity(0, sizeof(set), &set) < 0)
 		return kc_error_set(err, errno, "%s: sched_setaffinity \"%s\"", what, list);
 	return 0;

@@ -20,8 +20,4 @@ int kc_procattrs_apply(const struct oci_process *p, const struct oci_linux *lx, 
 /* execCPUAffinity.final: just before execve. */
 int kc_procattrs_final(const struct oci_process *p, kc_error_t *err);
 
-/* "0-3,7" -> set; -1 and an error naming what on a bad list. */
-#include <sched.h>
-int kc_parse_cpu_list(const char *list, cpu_set_t *set, const char *what, kc_error_t *err);
-
 #endif

@@ -145,3 +145,41 @@ int kc_parse_duration(const char *text, int64_t *ns, kc_error_t *err)
 invalid:
 	return kc_error_set(err, 0, "time: invalid duration \"%s\"", text);
 }
+
+bool kc_cpu_list_parse(const char *list, cpu_set_t *set)
+{
+	const char *p = list;
+
+	if (set)
+		CPU_ZERO(set);
+	if (list == NULL || *list == '\0')
+		return false;
+	while (*p) {
+		char *end;
+		unsigned long first, last;
+
+		if (*p < '0' || *p > '9')
+			return false;
+		first = strtoul(p, &end, 10);
+		last = first;
+		if (*end == '-') {
+			if (end[1] < '0' || end[1] > '9')
+				return false;
+			last = strtoul(end + 1, &end, 10);
+		}
+		if (last < first)
+			return false;
+		if (set) {
+			if (last >= CPU_SETSIZE)
+				return false;
+			for (; first <= last; first++)
+				CPU_SET(first, set);
+		}
+		if (*end == ',' && end[1] != '\0')
+			end++;
+		else if (*end != '\0')
+			return false;
+		p = end;
+	}
+	return true;
+}

@@ -5,6 +5,8 @@
 #ifndef KCRUN_UNITS_H
 #define KCRUN_UNITS_H
 
+#include <sched.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "error.h"
@@ -18,5 +20,11 @@ int kc_parse_ram_in_bytes(const char *text, int64_t *bytes, kc_error_t *err);
  * units ns, us (µs, μs), ms, s, m, h; "0" alone is allowed.  *ns gets
  * nanoseconds.  Errors read `time: invalid duration "TEXT"`. */
 int kc_parse_duration(const char *text, int64_t *ns, kc_error_t *err);
+
+/* A CPU or memory-node list as cpuset.cpus takes it ("0-3,7"): numbers and
+ * ascending ranges, comma-separated, nothing else.  With set, the CPUs go
+ * into it and each must be below CPU_SETSIZE; without, only the syntax is
+ * checked (the kernel judges the numbers). */
+bool kc_cpu_list_parse(const char *list, cpu_set_t *set);
 
 #endif
