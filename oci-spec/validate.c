@@ -56,6 +56,8 @@ int oci_spec_validate_for_create(const struct oci_spec *spec, char **errmsg)
 	if (spec->domainname && spec->domainname[0] && !has_new_namespace(linux_, OCI_NS_UTS))
 		return fail(errmsg,
 			    "domainname: unable to set domainname without a private UTS namespace");
+	if (linux_ == NULL)
+		return 0;
 	if (oci_linux_find_namespace(linux_, OCI_NS_USER) == NULL &&
 	    (linux_->uid_mappings_len || linux_->gid_mappings_len))
 		return fail(errmsg, "linux.uidMappings: user namespaces not enabled in "

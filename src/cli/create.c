@@ -1,4 +1,5 @@
 /* kcrun create: see kcrun(8). */
+#include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <string.h>
@@ -19,13 +20,25 @@ int kc_cli_check_cgroup_manager(const struct kc_global *g)
 	return 0;
 }
 
-/* systemd socket activation: $LISTEN_FDS fds after stdio pass through too. */
+/* systemd socket activation: $LISTEN_FDS fds after stdio pass through too,
+ * only when $LISTEN_PID names this process (sd_listen_fds(3)): variables
+ * inherited from an activated parent do not pass its fds on. */
 int kc_cli_listen_fds(void)
 {
-	const char *fds = getenv("LISTEN_FDS");
-	int n = fds ? atoi(fds) : 0;
+	const char *fds = getenv("LISTEN_FDS"), *pid = getenv("LISTEN_PID");
+	char *end;
+	long n, listen_pid;
 
-	return n > 0 ? n : 0;
+	if (fds == NULL || pid == NULL)
+		return 0;
+	errno = 0;
+	listen_pid = strtol(pid, &end, 10);
+	if (errno || *pid == '\0' || *end != '\0' || listen_pid != (long)getpid())
+		return 0;
+	n = strtol(fds, &end, 10);
+	if (errno || *fds == '\0' || *end != '\0' || n <= 0 || n > 65536)
+		return 0;
+	return (int)n;
 }
 
 int kc_cmd_create(struct kc_global *g, int argc, char **argv)

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "lib/log.h"
+#include "lib/self_exe.h"
 #include "lib/state.h"
 #include "oci-spec/spec.h"
 
@@ -153,5 +154,9 @@ int main(int argc, char **argv)
 		kc_cli_fail(&err);
 		return 3;
 	}
+	/* Commands that put a process running kcrun's image into a container. */
+	if ((cmd->fn == kc_cmd_create || cmd->fn == kc_cmd_run || cmd->fn == kc_cmd_exec) &&
+	    kc_self_exe_protect(argv, &err) < 0)
+		return kc_cli_fail(&err);
 	return cmd->fn(&g, argc - first, argv + first);
 }

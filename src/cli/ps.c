@@ -1,5 +1,7 @@
 /* kcrun ps: the container's processes (its cgroup) as ps(1) shows them. */
 #include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +11,53 @@
 #include "cli.h"
 #include "lib/cgroup.h"
 #include "lib/state.h"
+
+/* ps(1) with the user's options as its argv, never through a shell:
+ * `kcrun ps ID 'x; cmd'` must not run cmd. */
+static FILE *spawn_ps(char **ps_args, int ps_args_len, pid_t *child)
+{
+	static char default_args[] = "-ef";
+	char **argv = calloc((size_t)ps_args_len + 3, sizeof(char *));
+	posix_spawn_file_actions_t actions;
+	int out[2], i, rc;
+	FILE *f;
+
+	if (argv == NULL)
+		return NULL;
+	argv[0] = (char *)"ps";
+	for (i = 0; i < ps_args_len; i++)
+		argv[i + 1] = ps_args[i];
+	if (ps_args_len == 0)
+		argv[1] = default_args;
+	if (pipe2(out, O_CLOEXEC) < 0) {
+		free(argv);
+		return NULL;
+	}
+	posix_spawn_file_actions_init(&actions);
+	posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+	rc = posix_spawnp(child, "ps", &actions, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&actions);
+	free(argv);
+	close(out[1]);
+	if (rc != 0) {
+		close(out[0]);
+		errno = rc;
+		return NULL;
+	}
+	f = fdopen(out[0], "r");
+	if (f == NULL)
+		close(out[0]);
+	return f;
+}
+
+static void close_ps(FILE *f, pid_t child)
+{
+	int status;
+
+	fclose(f);
+	while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+		;
+}
 
 int kc_cmd_ps(struct kc_global *g, int argc, char **argv)
 {
@@ -22,7 +71,8 @@ int kc_cmd_ps(struct kc_global *g, int argc, char **argv)
 	pid_t *pids = NULL;
 	size_t n = 0, i;
 	int first, pid_col = -1, line_no = 0;
-	char cmd[4096] = "ps", line[8192];
+	char line[8192];
+	pid_t ps_pid;
 	FILE *ps;
 
 	if (kc_cli_parse("ps", opts, argc, argv, &first) < 0)
@@ -48,16 +98,10 @@ int kc_cmd_ps(struct kc_global *g, int argc, char **argv)
 		free(pids);
 		return 0;
 	}
-	if (first + 1 >= argc)
-		strcat(cmd, " -ef");
-	for (i = (size_t)first + 1; i < (size_t)argc; i++) {
-		strncat(cmd, " ", sizeof(cmd) - strlen(cmd) - 1);
-		strncat(cmd, argv[i], sizeof(cmd) - strlen(cmd) - 1);
-	}
-	ps = popen(cmd, "r");
+	ps = spawn_ps(argv + first + 1, argc - first - 1, &ps_pid);
 	if (ps == NULL) {
 		free(pids);
-		kc_error_set(&err, errno, "%s", cmd);
+		kc_error_set(&err, errno, "exec ps");
 		return kc_cli_fail(&err);
 	}
 	while (fgets(line, sizeof(line), ps)) {
@@ -72,7 +116,7 @@ int kc_cmd_ps(struct kc_global *g, int argc, char **argv)
 					pid_col = col;
 			if (pid_col < 0) {
 				/* runc's wording; e.g. `ps -o pid=` has no header */
-				pclose(ps);
+				close_ps(ps, ps_pid);
 				free(pids);
 				kc_error_set(&err, 0, "couldn't find PID field in ps output");
 				return kc_cli_fail(&err);
@@ -88,7 +132,7 @@ int kc_cmd_ps(struct kc_global *g, int argc, char **argv)
 			if (pids[i] == pid)
 				fputs(line, stdout);
 	}
-	pclose(ps);
+	close_ps(ps, ps_pid);
 	free(pids);
 	return 0;
 }

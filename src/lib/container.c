@@ -34,6 +34,7 @@
 #include "log.h"
 #include "mounts.h"
 #include "network.h"
+#include "pidfile.h"
 #include "seccomp.h"
 #include "state.h"
 #include "terminal.h"
@@ -76,6 +77,7 @@ struct create_ctx {
 	char *state_dir;
 	bool state_dir_made;
 	int state_dir_fd;
+	int lock_fd;          /* kc_state_lock of the state dir, held until create returns */
 	int userns_fd;
 	int cfd;
 	pid_t pid;
@@ -148,6 +150,8 @@ static int setup_cgroup(struct create_ctx *c, kc_error_t *err)
 	    kc_cgroup_create(c->cgroup_path, err) < 0)
 		return -1;
 	c->cgroup_made = true;
+	if (kc_state_record_cgroup(c->state_dir_fd, c->cgroup_path, err) < 0)
+		return -1;
 	if (lx && lx->resources && kc_cgroup_apply(c->cgroup_path, lx->resources, err) < 0)
 		return -1;
 	/* The eBPF device filter, always (as runc): linux.resources.devices,
@@ -202,6 +206,8 @@ static void release_create(struct create_ctx *c, bool failed)
 		kc_state_remove(c->opts->root, c->opts->id, &ignored);
 		kc_error_free(&ignored);
 	}
+	if (c->lock_fd >= 0)
+		close(c->lock_fd);
 	oci_spec_free(c->spec);
 	free(c->bundle);
 	free(c->rootfs);
@@ -274,6 +280,9 @@ static int make_state_dir(struct create_ctx *c, kc_error_t *err)
 	/* 0711 whatever the umask: init, as process.user, opens exec.fifo in it */
 	if (chmod(c->state_dir, 0711) < 0)
 		return kc_error_set(err, errno, "chmod %s", c->state_dir);
+	c->lock_fd = kc_state_lock(c->opts->root, c->opts->id, err);
+	if (c->lock_fd < 0)
+		return -1;
 	c->state_dir_fd = open(c->state_dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (c->state_dir_fd < 0)
 		return kc_error_set(err, errno, "open %s", c->state_dir);
@@ -494,33 +503,6 @@ static char *hook_state(struct create_ctx *c, enum oci_status status)
 	return json;
 }
 
-static int write_pid_file(const char *path, pid_t pid, kc_error_t *err)
-{
-	char tmp[PATH_MAX], buf[32];
-	const char *slash = strrchr(path, '/');
-	int fd, n;
-
-	if (slash)
-		snprintf(tmp, sizeof(tmp), "%.*s/.%s", (int)(slash - path), path, slash + 1);
-	else
-		snprintf(tmp, sizeof(tmp), ".%s", path);
-	n = snprintf(buf, sizeof(buf), "%d", (int)pid);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return kc_error_set(err, errno, "pid file %s", tmp);
-	if (write(fd, buf, (size_t)n) != n) {
-		close(fd);
-		unlink(tmp);
-		return kc_error_set(err, errno, "write pid file %s", tmp);
-	}
-	close(fd);
-	if (rename(tmp, path) < 0) {
-		unlink(tmp);
-		return kc_error_set(err, errno, "rename pid file to %s", path);
-	}
-	return 0;
-}
-
 static int write_oom_score_adj(pid_t pid, int value, kc_error_t *err)
 {
 	char path[64], buf[16];
@@ -534,6 +516,40 @@ static int write_oom_score_adj(pid_t pid, int value, kc_error_t *err)
 	if (write(fd, buf, (size_t)n) != n) {
 		close(fd);
 		return kc_error_set(err, errno, "process.oomScoreAdj: write %s", path);
+	}
+	close(fd);
+	return 0;
+}
+
+/* poststart and poststop run after create has returned (start, delete):
+ * they are the hooks create read, recorded in the state directory, never
+ * the bundle's config.json read again (it may have been edited since). */
+static int record_late_hooks(struct create_ctx *c, kc_error_t *err)
+{
+	const struct oci_hooks *h = c->spec->hooks;
+	struct oci_hooks late = {0};
+	struct oci_spec snapshot = {.oci_version = c->spec->oci_version, .hooks = &late};
+	cleanup_free char *json = NULL;
+	int fd;
+	size_t len;
+
+	if (h == NULL || (h->poststart_len == 0 && h->poststop_len == 0))
+		return 0;
+	late.poststart = h->poststart;
+	late.poststart_len = h->poststart_len;
+	late.poststop = h->poststop;
+	late.poststop_len = h->poststop_len;
+	if (oci_spec_to_json(&snapshot, &json) < 0)
+		return kc_error_set(err, ENOMEM, "record hooks");
+	fd = openat(c->state_dir_fd, KC_HOOKS_FILE,
+		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return kc_error_set(err, errno, "create %s/%s", c->state_dir, KC_HOOKS_FILE);
+	len = strlen(json);
+	if (write(fd, json, len) != (ssize_t)len) {
+		kc_error_set(err, errno ? errno : EIO, "write %s/%s", c->state_dir, KC_HOOKS_FILE);
+		close(fd);
+		return -1;
 	}
 	close(fd);
 	return 0;
@@ -555,6 +571,8 @@ static int write_state(struct create_ctx *c, kc_error_t *err)
 		.annotations = c->spec->annotations,
 	};
 
+	if (record_late_hooks(c, err) < 0)
+		return -1;
 	clock_gettime(CLOCK_REALTIME, &st.created);
 	st.start_time = kc_proc_start_time(c->pid, NULL);
 	return kc_state_write(c->opts->root, &st, err);
@@ -582,6 +600,7 @@ static _Noreturn void run_init(struct create_ctx *c, int go_fd, int report_fd)
 
 	if (c->pty_master >= 0)
 		close(c->pty_master);
+	close(c->lock_fd); /* a flock lives as long as any fd of it: not init's */
 	kc_init_main(&ic);
 }
 
@@ -590,6 +609,7 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 	struct create_ctx c = {
 		.opts = opts,
 		.state_dir_fd = -1,
+		.lock_fd = -1,
 		.userns_fd = -1,
 		.cfd = -1,
 		.go_fd = -1,
@@ -694,7 +714,8 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 	kc_trace("init ready");
 	if (write_state(&c, err) < 0)
 		goto fail;
-	if (opts->pid_file && write_pid_file(opts->pid_file, c.pid, err) < 0)
+	kc_trace("state written");
+	if (opts->pid_file && kc_pid_file_write(opts->pid_file, c.pid, err) < 0)
 		goto fail;
 
 	/* run: init execs right away, so this is already after "start". */

@@ -15,8 +15,10 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "cleanup.h"
 #include "init.h"
 #include "log.h"
+#include "pidfile.h"
 #include "seccomp.h"
 #include "state.h"
 #include "terminal.h"
@@ -349,8 +351,16 @@ int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_er
 					     "setting console socket");
 			goto out;
 		}
-		snprintf(ptmx, sizeof(ptmx), "/proc/%d/root/dev/pts/ptmx", (int)st.pid);
-		if (kc_terminal_open_ptmx(AT_FDCWD, ptmx, &master, err) < 0 ||
+		cleanup_close int root_fd = -1;
+
+		/* resolved inside init's root, not through our own */
+		snprintf(ptmx, sizeof(ptmx), "/proc/%d/root", (int)st.pid);
+		root_fd = open(ptmx, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (root_fd < 0) {
+			kc_error_set(err, errno, "open %s", ptmx);
+			goto out;
+		}
+		if (kc_terminal_open_ptmx(root_fd, "dev/pts/ptmx", &master, err) < 0 ||
 		    kc_terminal_create_pty(master, p->has_console_size ? p->console_size.height : 0,
 					   p->has_console_size ? p->console_size.width : 0, &slave,
 					   &pts, err) < 0)
@@ -415,6 +425,7 @@ int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_er
 		kc_init_wait_ready(report[0], err);
 		goto out;
 	}
+	kc_trace("exec: joined");
 	if (st.cgroup_path && *st.cgroup_path && enter_cgroup(st.cgroup_path, o->cgroup, child, err) < 0)
 		goto kill_child;
 	if (write(go[1], "{}", 2) != 2) {
@@ -425,20 +436,9 @@ int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_er
 	go[1] = -1;
 	if (kc_init_wait_ready(report[0], err) < 0)
 		goto kill_child;
-	if (o->pid_file) {
-		char tmp[4096], buf[32];
-		int fd, n = snprintf(buf, sizeof(buf), "%d", (int)child);
-
-		snprintf(tmp, sizeof(tmp), "%s.tmp", o->pid_file);
-		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (fd < 0 || write(fd, buf, (size_t)n) != n || rename(tmp, o->pid_file) < 0) {
-			kc_error_set(err, errno, "pid file %s", o->pid_file);
-			if (fd >= 0)
-				close(fd);
-			goto kill_child;
-		}
-		close(fd);
-	}
+	kc_trace("exec: ready");
+	if (o->pid_file && kc_pid_file_write(o->pid_file, child, err) < 0)
+		goto kill_child;
 	*pid_out = child;
 	*pty_master = master;
 	master = -1;

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <limits.h>
 #include <linux/capability.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,7 +20,9 @@
 #include "hooks.h"
 #include "mounts.h"
 #include "procattrs.h"
+#include "procfs.h"
 #include "seccomp.h"
+#include "state.h"
 #include "terminal.h"
 
 #define DEFAULT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
@@ -113,7 +116,9 @@ static void write_sysctls(struct kc_init_ctx *ctx)
 		/* net.ipv4.conf.eth0/1.rp_filter: dots are separators, slashes stay dots */
 		for (p = path + strlen("/proc/sys/"); *p; p++)
 			*p = *p == '.' ? '/' : *p == '/' ? '.' : *p;
-		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+		fd = kc_procfs_open(path, O_WRONLY | O_TRUNC);
+		if (fd < 0 && errno == EXDEV)
+			init_fail(ctx, 0, "sysctl %s: %s is not on procfs", m->entries[i].key, path);
 		if (fd < 0)
 			init_fail(ctx, errno, "sysctl %s: open %s", m->entries[i].key, path);
 		if (write(fd, value, strlen(value)) < 0)
@@ -316,6 +321,28 @@ static int remount_root_readonly(kc_error_t *err)
 	return 0;
 }
 
+/* Files of the image that init reads (/etc/passwd) are the image author's:
+ * a FIFO must not block init, /dev/zero must not feed it forever. */
+#define KC_IMAGE_FILE_MAX (4 << 20)
+
+static FILE *open_image_file(const char *path)
+{
+	struct stat st;
+	FILE *f;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return NULL;
+	}
+	f = fdopen(fd, "r");
+	if (f == NULL)
+		close(fd);
+	return f;
+}
+
 /* runc sets HOME from the user's /etc/passwd entry when process.env has none. */
 static char **build_env(struct kc_init_ctx *ctx)
 {
@@ -329,9 +356,11 @@ static char **build_env(struct kc_init_ctx *ctx)
 		env[i] = p->env[i];
 	if (env_get(p->env, p->env_len, "HOME") == NULL) {
 		char line[1024], *home = NULL;
-		FILE *f = fopen("/etc/passwd", "re");
+		FILE *f = open_image_file("/etc/passwd");
+		size_t read_total = 0;
 
-		while (f && fgets(line, sizeof(line), f)) {
+		while (f && read_total < KC_IMAGE_FILE_MAX && fgets(line, sizeof(line), f)) {
+			read_total += strlen(line) + 1;
 			char *fields[7], *s = line, *q;
 			int n = 0;
 
@@ -383,12 +412,44 @@ static char *read_all(int fd)
 	return NULL;
 }
 
+/* The state directory is a host directory: init must not hold it while it
+ * runs in the container (process.cwd = /proc/self/fd/N would reach the
+ * host's tree through it, CVE-2024-21626).  Init keeps an O_PATH fd of the
+ * exec fifo alone, which is no directory, and reopens it through
+ * /proc/self/fd when it parks.  A container without /proc keeps the
+ * directory fd (it has no /proc/self/fd to abuse it with). */
+static void hold_exec_fifo(struct kc_init_ctx *ctx)
+{
+	char path[64];
+	int fd;
+
+	if (ctx->state_dir_fd < 0)
+		return;
+	fd = openat(ctx->state_dir_fd, KC_EXEC_FIFO, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		init_fail(ctx, errno, "open exec fifo");
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	if (faccessat(AT_FDCWD, path, F_OK, AT_SYMLINK_NOFOLLOW) < 0) {
+		close(fd);
+		return;
+	}
+	close(ctx->state_dir_fd);
+	ctx->state_dir_fd = -1;
+	ctx->exec_fifo_fd = fd;
+}
+
 static void wait_exec_fifo(struct kc_init_ctx *ctx)
 {
+	char path[64];
 	int fd;
 
 	/* Blocks until `kcrun start` opens the fifo for reading. */
-	fd = openat(ctx->state_dir_fd, "exec.fifo", O_WRONLY | O_CLOEXEC);
+	if (ctx->exec_fifo_fd >= 0) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", ctx->exec_fifo_fd);
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+	} else {
+		fd = openat(ctx->state_dir_fd, KC_EXEC_FIFO, O_WRONLY | O_CLOEXEC);
+	}
 	if (fd < 0) {
 		fprintf(stderr, "kcrun: init: open exec fifo: %s\n", strerror(errno));
 		_exit(1);
@@ -396,7 +457,29 @@ static void wait_exec_fifo(struct kc_init_ctx *ctx)
 	if (write(fd, "0", 1) != 1)
 		_exit(1);
 	close(fd);
-	close(ctx->state_dir_fd);
+	if (ctx->exec_fifo_fd >= 0)
+		close(ctx->exec_fifo_fd);
+	if (ctx->state_dir_fd >= 0)
+		close(ctx->state_dir_fd);
+}
+
+/* As runc after CVE-2024-21626: a cwd reached through an fd of the host
+ * (process.cwd or exec --cwd = /proc/self/fd/N) lies outside the
+ * container's root, and getcwd() says so ("(unreachable)", ENOENT). */
+static void verify_cwd(struct kc_init_ctx *ctx)
+{
+	char cwd[PATH_MAX];
+
+	if (getcwd(cwd, sizeof(cwd)) == NULL) {
+		if (errno == ENOENT)
+			init_fail(ctx, 0, "current working directory is outside of container "
+					  "mount namespace root -- possible container breakout "
+					  "detected");
+		init_fail(ctx, errno, "getcwd");
+	}
+	if (cwd[0] != '/')
+		init_fail(ctx, 0, "current working directory is outside of container mount "
+				  "namespace root -- possible container breakout detected");
 }
 
 _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
@@ -408,6 +491,13 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 
 	if (ctx->cfd >= 0)
 		close(ctx->cfd);
+	/* Until execve, init runs kcrun's image with host fds: no process of the
+	 * container may open /proc/<init>/{exe,fd,mem} (CVE-2019-5736).  execve
+	 * makes the process dumpable again as usual. */
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+		init_fail(ctx, errno, "prctl PR_SET_DUMPABLE");
+	ctx->exec_fifo_fd = -1;
+	hold_exec_fifo(ctx);
 	/* Nothing the caller left open beyond stdio + --preserve-fds reaches the process. */
 	syscall(SYS_close_range, 3 + ctx->preserve_fds, ~0U, 4 /* CLOSE_RANGE_CLOEXEC */);
 
@@ -475,6 +565,7 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 	set_user(ctx);
 	if (!chdir_done && chdir(p->cwd) < 0)
 		init_fail(ctx, errno, "chdir to cwd (\"%s\") set in config.json failed", p->cwd);
+	verify_cwd(ctx);
 	set_capabilities(ctx);
 	if (p->no_new_privileges && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		init_fail(ctx, errno, "prctl PR_SET_NO_NEW_PRIVS");
@@ -493,7 +584,7 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 	close(ctx->report_fd);
 	ctx->report_fd = -1;
 
-	if (ctx->state_dir_fd >= 0)
+	if (ctx->state_dir_fd >= 0 || ctx->exec_fifo_fd >= 0)
 		wait_exec_fifo(ctx);
 	if (ctx->hooks && ctx->hooks->start_container_len &&
 	    kc_hooks_run(ctx->hooks->start_container, ctx->hooks->start_container_len, state_json,

@@ -11,6 +11,7 @@
 
 #include "oci-spec/spec.h"
 
+
 struct kc_init_ctx {
 	const struct oci_spec *spec;
 	const struct oci_process *process;
@@ -18,6 +19,7 @@ struct kc_init_ctx {
 	int go_fd;             /* parent writes one byte when set-up is done */
 	int report_fd;         /* init writes "R" (ready) or "E<message>" */
 	int state_dir_fd;      /* <root>/<id>, for exec.fifo; -1: exec at once */
+	int exec_fifo_fd;      /* set by init itself: O_PATH fd of exec.fifo */
 	int pty_slave_fd;      /* process.terminal: the slave; -1 otherwise */
 	int preserve_fds;      /* fds 3 .. 3+N-1 stay open across exec */
 	scmp_filter_ctx seccomp;

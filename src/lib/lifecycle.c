@@ -13,24 +13,25 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "cleanup.h"
 #include "hooks.h"
 #include "kcontainer.h"
 #include "log.h"
 #include "state.h"
 #include "oci-spec/spec.h"
 
-/* Hooks recorded at create (poststart, poststop) come from the bundle's
- * config.json, read again only when the container has such hooks. */
+/* Hooks recorded at create (poststart, poststop): <root>/<id>/hooks.json,
+ * never the bundle's config.json, which may have changed since. */
 static void run_late_hooks(const char *root, const struct kc_state *st, enum oci_status status,
 			   bool poststart)
 {
 	struct oci_spec *spec = NULL;
 	struct oci_state os;
 	kc_error_t err = NULL;
-	char *msg = NULL, *json = NULL;
+	char *msg = NULL, *json = NULL, path[4096];
 
-	(void)root;
-	if (oci_spec_parse_file(st->config_path, &spec, &msg) < 0) {
+	snprintf(path, sizeof(path), "%s/%s/%s", root, st->id, KC_HOOKS_FILE);
+	if (oci_spec_parse_file(path, &spec, &msg) < 0) {
 		kc_log_warn("%s hooks: %s", poststart ? "poststart" : "poststop", msg);
 		free(msg);
 		return;
@@ -56,9 +57,11 @@ int kc_start(const char *root, const char *id, kc_error_t *err)
 	enum oci_status status;
 	char fifo[4096], byte;
 	int fd, ret = -1;
+	cleanup_close int lock = kc_state_lock(root, id, err);
 
-	if (kc_state_read(root, id, &st, err) < 0)
+	if (lock < 0 || kc_state_read(root, id, &st, err) < 0)
 		return -1;
+	kc_trace("start: locked");
 	status = kc_state_status(root, &st);
 	if (status == OCI_STATUS_STOPPED) {
 		kc_error_set(err, 0, "cannot start a container that has stopped");
@@ -103,6 +106,7 @@ int kc_start(const char *root, const char *id, kc_error_t *err)
 	}
 	close(fd);
 	if (ret == 0) {
+		kc_trace("start: released");
 		unlink(fifo);
 		if (st.has_poststart_hooks)
 			run_late_hooks(root, &st, OCI_STATUS_RUNNING, true);
@@ -136,8 +140,9 @@ int kc_kill(const char *root, const char *id, int sig, bool all, kc_error_t *err
 	struct kc_state st;
 	enum oci_status status;
 	int cfd, ret = 0;
+	cleanup_close int lock = kc_state_lock(root, id, err);
 
-	if (kc_state_read(root, id, &st, err) < 0)
+	if (lock < 0 || kc_state_read(root, id, &st, err) < 0)
 		return -1;
 	status = kc_state_status(root, &st);
 	if (status == OCI_STATUS_STOPPED) {
@@ -194,6 +199,7 @@ static int kill_and_wait(const struct kc_state *st, kc_error_t *err)
 
 static int destroy_state(const char *root, struct kc_state *st, kc_error_t *err)
 {
+	kc_trace("delete: init dead");
 	if (st->cgroup_path && *st->cgroup_path) {
 		kc_error_t cg_err = NULL;
 
@@ -202,6 +208,7 @@ static int destroy_state(const char *root, struct kc_state *st, kc_error_t *err)
 			kc_error_free(&cg_err);
 		}
 	}
+	kc_trace("delete: cgroup removed");
 	if (st->has_poststop_hooks)
 		run_late_hooks(root, st, OCI_STATUS_STOPPED, false);
 	return kc_state_remove(root, st->id, err);
@@ -211,12 +218,46 @@ int kc_destroy(const char *root, const char *id, kc_error_t *err)
 {
 	struct kc_state st;
 	int ret;
+	cleanup_close int lock = kc_state_lock(root, id, err);
 
-	if (kc_state_read(root, id, &st, err) < 0)
+	if (lock < 0 || kc_state_read(root, id, &st, err) < 0)
 		return -1;
 	ret = destroy_state(root, &st, err);
 	kc_state_free(&st);
 	return ret;
+}
+
+/* delete --force of a container whose state cannot be read (truncated,
+ * empty, not JSON, a symlink): what is left is found by its name, the
+ * kernel object is killed, and the state dir goes. */
+static void remove_leftovers(const char *root, const char *id)
+{
+	int cfd = kc_container_open(id, CONTAINER_FD_CLOEXEC);
+	cleanup_free char *cgroup = kc_state_recorded_cgroup(root, id);
+
+	if (cfd >= 0) {
+		struct pollfd pfd = {.fd = cfd, .events = POLLIN};
+
+		if (kc_container_kill(cfd, 0, SIGKILL) == 0)
+			poll(&pfd, 1, 10000);
+		close(cfd);
+	}
+	if (cgroup) {
+		kc_error_t cg_err = NULL;
+
+		if (kc_cgroup_destroy(cgroup, &cg_err) < 0) {
+			kc_log_warn("%s", cg_err->msg);
+			kc_error_free(&cg_err);
+		}
+	}
+}
+
+static int force_remove_unreadable(const char *root, const char *id, kc_error_t *err)
+{
+	kc_log_warn("%s; removing what is left of container %s", (*err)->msg, id);
+	kc_error_free(err);
+	remove_leftovers(root, id);
+	return kc_state_remove(root, id, err);
 }
 
 int kc_delete(const char *root, const char *id, bool force, kc_error_t *err)
@@ -225,13 +266,28 @@ int kc_delete(const char *root, const char *id, bool force, kc_error_t *err)
 	enum oci_status status;
 	kc_error_t rm_err = NULL;
 	int ret = -1;
+	cleanup_close int lock = kc_state_lock(root, id, err);
 
+	if (lock < 0) {
+		if (force && *err && (*err)->errnum == ENOENT) {
+			kc_error_free(err);
+			return 0;
+		}
+		/* a state dir that is a symlink: --force removes the link alone */
+		if (force && kc_state_check_id(id, NULL) == 0)
+			return force_remove_unreadable(root, id, err);
+		return -1;
+	}
 	if (kc_state_read(root, id, &st, err) < 0) {
+		if (force && *err && (*err)->errnum != ENOENT)
+			return force_remove_unreadable(root, id, err);
 		if (*err == NULL || (*err)->errnum != ENOENT)
 			return -1;
 		/* As runc: <root>/<id> without state.json is what an interrupted
 		 * create leaves; remove it, and still report that the container
-		 * does not exist (with --force, no error at all). */
+		 * does not exist (with --force, no error at all).  What create
+		 * made before it was killed goes too. */
+		remove_leftovers(root, id);
 		if (kc_state_remove(root, id, &rm_err) < 0) {
 			kc_log_warn("%s", rm_err->msg);
 			kc_error_free(&rm_err);

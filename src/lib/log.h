@@ -16,7 +16,9 @@ void kc_log_error(const char *msg);
 void kc_log_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* KCRUN_TRACE=1: "kcrun: trace: +N us WHAT" on stderr (time since the
- * first call), to see where a command spends its time. */
+ * first call), to see where a command spends its time.  The steps are also
+ * fault-injection points: KCRUN_KILL_AT=WHAT makes kcrun SIGKILL itself
+ * there (tests/bats/faults.bats). */
 void kc_trace(const char *what);
 
 /* Warnings: like errors, but level "warning". */

@@ -18,6 +18,7 @@
 
 #include "kcontainer.h"
 #include "log.h"
+#include "procfs.h"
 
 #ifndef MOUNT_ATTR_NOSYMFOLLOW
 #define MOUNT_ATTR_NOSYMFOLLOW 0x00200000
@@ -65,7 +66,6 @@ int kc_touch_at(int cfd, const char *path, kc_error_t *err)
 {
 	const char *rel = kc_rel_path(path);
 	char parent[4096], *slash;
-	int fd;
 
 	snprintf(parent, sizeof(parent), "%s", rel);
 	slash = strrchr(parent, '/');
@@ -74,10 +74,10 @@ int kc_touch_at(int cfd, const char *path, kc_error_t *err)
 		if (kc_mkdir_p_at(cfd, parent, 0755, err) < 0)
 			return -1;
 	}
-	fd = openat(cfd, rel, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0644);
-	if (fd < 0) {
-		if (errno == EEXIST || errno == EISDIR || errno == ENXIO || errno == EACCES ||
-		    errno == EROFS || errno == ETXTBSY || errno == EPERM) {
+	/* mknod, not open: whatever the image has there (a FIFO, a device
+	 * node) is only mounted over, never opened by kcrun. */
+	if (mknodat(cfd, rel, S_IFREG | 0644, 0) < 0) {
+		if (errno == EEXIST || errno == EACCES || errno == EROFS || errno == EPERM) {
 			struct stat st;
 
 			if (fstatat(cfd, rel, &st, 0) == 0)
@@ -85,7 +85,6 @@ int kc_touch_at(int cfd, const char *path, kc_error_t *err)
 		}
 		return kc_error_set(err, errno, "create mount point `%s` in the container", path);
 	}
-	close(fd);
 	return 0;
 }
 
@@ -446,6 +445,18 @@ static int fs_mount(struct kc_mount_ctx *ctx, const struct oci_mount *m,
 	return 0;
 }
 
+/* No mount over or inside the container's /proc but procfs (procfs.h). */
+static int check_proc_destination(struct kc_mount_ctx *ctx, size_t index,
+				  const struct oci_mount *m, const struct mount_opts *o,
+				  kc_error_t *err)
+{
+	cleanup_close int dest_fd = openat(ctx->cfd, kc_rel_path(m->destination),
+					   O_PATH | O_CLOEXEC);
+	cleanup_free char *src = o->bind ? source_path(ctx, m->source) : NULL;
+
+	return kc_procfs_check_mount(index, m->destination, m->type, o->bind, src, dest_fd, err);
+}
+
 int kc_mounts_setup(struct kc_mount_ctx *ctx, const struct oci_spec *spec, kc_error_t *err)
 {
 	size_t i;
@@ -457,6 +468,10 @@ int kc_mounts_setup(struct kc_mount_ctx *ctx, const struct oci_spec *spec, kc_er
 
 		if (parse_mount_options(m, &o, err) < 0)
 			return -1;
+		if (check_proc_destination(ctx, i, m, &o, err) < 0) {
+			free_mount_opts(&o);
+			return -1;
+		}
 		if (o.bind)
 			ret = bind_mount(ctx, m, &o, err);
 		else

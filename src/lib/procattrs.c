@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "procfs.h"
 #include "units.h"
 
 /* sched_setattr(2)'s first layout (SCHED_ATTR_SIZE_VER0, 48 bytes): glibc
@@ -153,8 +154,10 @@ static int write_attr(const char *const *paths, const char *text)
 	int fd = -1, saved;
 	ssize_t n;
 
-	for (; *paths && fd < 0; paths++)
-		fd = open(*paths, O_WRONLY | O_CLOEXEC);
+	/* an attribute file that is not on procfs is a fake /proc: refused */
+	errno = 0;
+	for (; *paths && fd < 0 && errno != EXDEV; paths++)
+		fd = kc_procfs_open(*paths, O_WRONLY);
 	if (fd < 0)
 		return -1;
 	n = write(fd, text, strlen(text));

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <yajl/yajl_tree.h>
@@ -151,13 +152,55 @@ static bool get_bool(yajl_val root, const char *key)
 	return v && YAJL_IS_TRUE(v);
 }
 
+int kc_state_parse(const char *json, const char *id, struct kc_state *st, const char *source,
+		   kc_error_t *err)
+{
+	const char *ann_path[] = {"annotations", NULL};
+	char errbuf[256];
+	yajl_val tree, ann;
+	size_t i;
+
+	memset(st, 0, sizeof(*st));
+	tree = yajl_tree_parse(json, errbuf, sizeof(errbuf));
+	if (tree == NULL)
+		return kc_error_set(err, 0, "`%s`: invalid state file: %s", source, errbuf);
+	if (!YAJL_IS_OBJECT(tree)) {
+		yajl_tree_free(tree);
+		return kc_error_set(err, 0, "`%s`: invalid state file: not a JSON object", source);
+	}
+	st->id = strdup(id);
+	st->pid = (pid_t)get_int(tree, "pid");
+	st->start_time = (unsigned long long)get_int(tree, "start_time");
+	st->bundle = dup_string(tree, "bundle");
+	st->rootfs = dup_string(tree, "rootfs");
+	st->created.tv_sec = (time_t)get_int(tree, "created_sec");
+	st->created.tv_nsec = (long)get_int(tree, "created_nsec");
+	st->owner = dup_string(tree, "owner");
+	st->cgroup_path = dup_string(tree, "cgroup_path");
+	st->config_path = dup_string(tree, "config_path");
+	st->has_poststart_hooks = get_bool(tree, "poststart");
+	st->has_poststop_hooks = get_bool(tree, "poststop");
+	st->has_pid_ns = get_bool(tree, "pid_ns");
+	ann = yajl_tree_get(tree, ann_path, yajl_t_object);
+	for (i = 0; ann && i < ann->u.object.len; i++) {
+		yajl_val v = ann->u.object.values[i];
+
+		if (YAJL_IS_STRING(v))
+			oci_map_set(&st->annotations, ann->u.object.keys[i], YAJL_GET_STRING(v));
+	}
+	yajl_tree_free(tree);
+	return 0;
+}
+
+/* state.json is kcrun's own file; one this large was not written by kcrun */
+#define KC_STATE_MAX_SIZE (64 << 20)
+
 int kc_state_read(const char *root, const char *id, struct kc_state *st, kc_error_t *err)
 {
-	char path[4096], errbuf[256];
+	char path[4096];
 	cleanup_free char *buf = NULL;
-	const char *ann_path[] = {"annotations", NULL};
-	yajl_val tree, ann;
-	size_t i, len = 0, cap = 0;
+	struct stat file_stat;
+	size_t len = 0, cap = 0;
 	ssize_t n;
 	int fd;
 
@@ -165,8 +208,14 @@ int kc_state_read(const char *root, const char *id, struct kc_state *st, kc_erro
 	if (kc_state_check_id(id, err) < 0)
 		return -1;
 	snprintf(path, sizeof(path), "%s/%s/%s", root, id, KC_STATE_FILE);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0 && (fstat(fd, &file_stat) < 0 || !S_ISREG(file_stat.st_mode))) {
+		close(fd);
+		return kc_error_set(err, 0, "`%s`: invalid state file: not a regular file", path);
+	}
 	if (fd < 0) {
+		if (errno == ELOOP)
+			return kc_error_set(err, 0, "`%s`: invalid state file: a symlink", path);
 		if (errno == ENOENT || errno == ENOTDIR) {
 			/* errnum ENOENT without ": no such file ..." in the message */
 			kc_error_set(err, 0, "container does not exist");
@@ -176,10 +225,14 @@ int kc_state_read(const char *root, const char *id, struct kc_state *st, kc_erro
 		}
 		return kc_error_set(err, errno, "open `%s`", path);
 	}
-	/* Whole, however large the annotations made it. */
+	/* Whole, however large the annotations made it, up to a bound. */
 	for (;;) {
 		char *more;
 
+		if (len >= KC_STATE_MAX_SIZE) {
+			close(fd);
+			return kc_error_set(err, EFBIG, "read `%s`", path);
+		}
 		if (len + 1 >= cap) {
 			cap = cap ? cap * 2 : 16384;
 			more = realloc(buf, cap);
@@ -203,31 +256,7 @@ int kc_state_read(const char *root, const char *id, struct kc_state *st, kc_erro
 	}
 	close(fd);
 	buf[len] = '\0';
-	tree = yajl_tree_parse(buf, errbuf, sizeof(errbuf));
-	if (tree == NULL)
-		return kc_error_set(err, 0, "`%s`: invalid state file: %s", path, errbuf);
-	st->id = strdup(id);
-	st->pid = (pid_t)get_int(tree, "pid");
-	st->start_time = (unsigned long long)get_int(tree, "start_time");
-	st->bundle = dup_string(tree, "bundle");
-	st->rootfs = dup_string(tree, "rootfs");
-	st->created.tv_sec = (time_t)get_int(tree, "created_sec");
-	st->created.tv_nsec = (long)get_int(tree, "created_nsec");
-	st->owner = dup_string(tree, "owner");
-	st->cgroup_path = dup_string(tree, "cgroup_path");
-	st->config_path = dup_string(tree, "config_path");
-	st->has_poststart_hooks = get_bool(tree, "poststart");
-	st->has_poststop_hooks = get_bool(tree, "poststop");
-	st->has_pid_ns = get_bool(tree, "pid_ns");
-	ann = yajl_tree_get(tree, ann_path, yajl_t_object);
-	for (i = 0; ann && i < ann->u.object.len; i++) {
-		yajl_val v = ann->u.object.values[i];
-
-		if (YAJL_IS_STRING(v))
-			oci_map_set(&st->annotations, ann->u.object.keys[i], YAJL_GET_STRING(v));
-	}
-	yajl_tree_free(tree);
-	return 0;
+	return kc_state_parse(buf, id, st, path, err);
 }
 
 unsigned long long kc_proc_start_time(pid_t pid, bool *zombie)
@@ -343,6 +372,87 @@ static int remove_tree_at(int dirfd, const char *name)
 	if (unlinkat(dirfd, name, AT_REMOVEDIR) < 0 && errno != ENOENT)
 		return -1;
 	return 0;
+}
+
+int kc_state_record_cgroup(int state_dir_fd, const char *cgroup_path, kc_error_t *err)
+{
+	size_t len = strlen(cgroup_path);
+	int fd = openat(state_dir_fd, KC_CGROUP_FILE,
+			O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		return kc_error_set(err, errno, "create %s", KC_CGROUP_FILE);
+	if (write(fd, cgroup_path, len) != (ssize_t)len) {
+		kc_error_set(err, errno ? errno : EIO, "write %s", KC_CGROUP_FILE);
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+char *kc_state_recorded_cgroup(const char *root, const char *id)
+{
+	char path[4096], buf[4096];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s/%s", root, id, KC_CGROUP_FILE);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	/* only ever a directory under the cgroup mount */
+	if (strncmp(buf, KC_CGROUP_MOUNT "/", strlen(KC_CGROUP_MOUNT) + 1) != 0 || strstr(buf, "/../"))
+		return NULL;
+	return strdup(buf);
+}
+
+static int not_exist(kc_error_t *err)
+{
+	kc_error_set(err, 0, "container does not exist");
+	if (err && *err)
+		(*err)->errnum = ENOENT;
+	return -1;
+}
+
+int kc_state_lock(const char *root, const char *id, kc_error_t *err)
+{
+	cleanup_free char *dir = NULL;
+	struct stat st;
+	int fd;
+
+	if (kc_state_check_id(id, err) < 0)
+		return -1;
+	dir = kc_state_dir(root, id);
+	if (dir == NULL)
+		return kc_error_set(err, ENOMEM, "lock");
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return not_exist(err);
+		if (errno == ELOOP || errno == ENOTDIR)
+			return kc_error_set(err, 0, "`%s`: the container's state directory is not "
+						    "a directory (a symlink?)", dir);
+		return kc_error_set(err, errno, "open `%s`", dir);
+	}
+	while (flock(fd, LOCK_EX) < 0) {
+		if (errno != EINTR) {
+			kc_error_set(err, errno, "lock `%s`", dir);
+			close(fd);
+			return -1;
+		}
+	}
+	/* the holder before us may have deleted the container */
+	if (fstat(fd, &st) < 0 || st.st_nlink == 0) {
+		close(fd);
+		return not_exist(err);
+	}
+	return fd;
 }
 
 int kc_state_remove(const char *root, const char *id, kc_error_t *err)

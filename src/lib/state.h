@@ -1,6 +1,8 @@
 /* What kcrun remembers about a container between commands:
  * <root>/<id>/state.json, written atomically (tmp + rename), plus
- * <root>/<id>/exec.fifo while the container is "created".
+ * <root>/<id>/exec.fifo while the container is "created", and
+ * <root>/<id>/hooks.json when the config has poststart or poststop hooks,
+ * and <root>/<id>/cgroup.path from the moment create made a cgroup.
  *
  * A stored pid is never trusted alone: the status is derived from whether
  * that pid is alive AND still has the start time (field 22 of
@@ -18,6 +20,11 @@
 #define KC_DEFAULT_ROOT "/run/kcrun"
 #define KC_STATE_FILE "state.json"
 #define KC_EXEC_FIFO "exec.fifo"
+/* poststart and poststop hooks as create read them (a spec with only hooks) */
+#define KC_HOOKS_FILE "hooks.json"
+/* the container's cgroup directory, written as soon as create made it, so
+ * that delete finds it when create was killed before state.json existed */
+#define KC_CGROUP_FILE "cgroup.path"
 
 struct kc_state {
 	char *id;
@@ -47,6 +54,10 @@ int kc_state_write(const char *root, const struct kc_state *st, kc_error_t *err)
 /* Reads <root>/<id>/state.json.  A missing container gives
  * "container does not exist" with errnum ENOENT. */
 int kc_state_read(const char *root, const char *id, struct kc_state *st, kc_error_t *err);
+/* The parsing half of kc_state_read (json NUL-terminated; source names it
+ * in errors).  Any input fails cleanly or fills st (the fuzz target). */
+int kc_state_parse(const char *json, const char *id, struct kc_state *st, const char *source,
+		   kc_error_t *err);
 
 /* Start time of pid from /proc/PID/stat (0 when the process is gone),
  * and whether it is a zombie. */
@@ -61,6 +72,20 @@ bool kc_state_init_alive(const struct kc_state *st);
  * borrowed from st: release with kc_state_oci_release(). */
 void kc_state_to_oci(const struct kc_state *st, enum oci_status status, int pid,
 		     struct oci_state *out);
+
+/* Commands that change a container (create, start, kill, delete) hold an
+ * exclusive flock on <root>/<id> while they run, so two of them on one id
+ * run one after the other and each sees what the other left.  Returns the
+ * locked fd (close it to unlock) or -1: a container that does not exist,
+ * or was deleted while we waited, is "container does not exist" (errnum
+ * ENOENT); a state directory that is a symlink is refused. */
+int kc_state_lock(const char *root, const char *id, kc_error_t *err);
+
+/* <root>/<id>/cgroup.path: written by create right after it made the
+ * cgroup; read back (NULL if absent or not under the cgroup mount) by a
+ * delete that has no usable state.json. */
+int kc_state_record_cgroup(int state_dir_fd, const char *cgroup_path, kc_error_t *err);
+char *kc_state_recorded_cgroup(const char *root, const char *id);
 
 /* Removes <root>/<id> and everything in it. */
 int kc_state_remove(const char *root, const char *id, kc_error_t *err);

@@ -6,24 +6,55 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/openat2.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <termios.h>
 #include <unistd.h>
 
+#ifndef DEVPTS_SUPER_MAGIC
+#define DEVPTS_SUPER_MAGIC 0x1cd1
+#endif
 #ifndef TIOCGPTPEER
 #define TIOCGPTPEER _IO('T', 0x41)
 #endif
 
 #include "cleanup.h"
 
+/* The path is the container's (its image may have put anything there): it
+ * resolves inside dirfd as a root, must be the ptmx character device (5:2)
+ * before kcrun opens it (opening another device can have effects), and
+ * must be a devpts one once open. */
 int kc_terminal_open_ptmx(int dirfd, const char *path, int *ptmx_fd, kc_error_t *err)
 {
-	int fd = openat(dirfd, path, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	struct open_how how = {
+		.flags = O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	struct statfs sfs;
+	struct stat st;
+	int fd;
 
+	if (fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    (!S_ISCHR(st.st_mode) || major(st.st_rdev) != 5 || minor(st.st_rdev) != 2))
+		return kc_error_set(err, 0, "open ptmx `%s`: not the ptmx device", path);
+	fd = (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
 	if (fd < 0)
 		return kc_error_set(err, errno, "open ptmx `%s`", path);
+	if (fstatfs(fd, &sfs) < 0 || sfs.f_type != DEVPTS_SUPER_MAGIC) {
+		close(fd);
+		return kc_error_set(err, 0, "open ptmx `%s`: not on a devpts filesystem", path);
+	}
+	if (fcntl(fd, F_SETFL, 0) < 0) {
+		kc_error_set(err, errno, "open ptmx `%s`", path);
+		close(fd);
+		return -1;
+	}
 	*ptmx_fd = fd;
 	return 0;
 }

@@ -32,6 +32,8 @@ int main(void)
 	test_cli();
 	test_list();
 	test_procattrs();
+	test_procfs();
+	test_pidfile();
 	printf("1..%d\n", tap_count);
 	return tap_failed ? 1 : 0;
 }

@@ -63,6 +63,8 @@ void test_signals(void);
 void test_cli(void);
 void test_list(void);
 void test_procattrs(void);
+void test_procfs(void);
+void test_pidfile(void);
 
 /* capture.c: stdout and stderr into buffers between begin and end (the
  * texts stay valid until the next capture_end). */

@@ -15,6 +15,34 @@
 #include <termios.h>
 #include <unistd.h>
 
+/* The host's devpts ptmx, through the same call create and exec use (a
+ * path resolved inside a root directory fd). */
+static int open_host_ptmx(int *master_fd, kc_error_t *err)
+{
+	int root_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	int ret = kc_terminal_open_ptmx(root_fd, "dev/pts/ptmx", master_fd, err);
+
+	close(root_fd);
+	return ret;
+}
+
+/* A container's dev/pts/ptmx is the image author's: only the ptmx device
+ * of a devpts is opened. */
+static void test_ptmx_must_be_devpts_ptmx(void)
+{
+	int root_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), fd = -1;
+	kc_error_t err = NULL;
+
+	TAP_CALL_FAILS(kc_terminal_open_ptmx(root_fd, "dev/null", &fd, &err), err,
+		       "not the ptmx device", "terminal: another device is not opened as ptmx");
+	if (access("/dev/ptmx", F_OK) == 0)
+		TAP_CALL_FAILS(kc_terminal_open_ptmx(root_fd, "dev/ptmx", &fd, &err), err,
+			       "not on a devpts", "terminal: a ptmx node outside devpts is refused");
+	TAP_CALL_FAILS(kc_terminal_open_ptmx(root_fd, "etc/hostname", &fd, &err), err,
+		       "not the ptmx device", "terminal: a regular file is not opened as ptmx");
+	close(root_fd);
+}
+
 static void test_pty_and_socketpair(void)
 {
 	kc_error_t err = NULL;
@@ -23,8 +51,8 @@ static void test_pty_and_socketpair(void)
 	struct winsize size = { 0 };
 	struct stat master_st, received_st;
 
-	TAP_CALL_OK(kc_terminal_open_ptmx(AT_FDCWD, "/dev/ptmx", &master_fd, &err), err,
-		    "terminal: open /dev/ptmx");
+	TAP_CALL_OK(open_host_ptmx(&master_fd, &err), err,
+		    "terminal: open /dev/pts/ptmx");
 	if (master_fd < 0)
 		return;
 	TAP_CALL_OK(kc_terminal_create_pty(master_fd, 25, 81, &slave_fd, &pts_number, &err), err,
@@ -77,7 +105,7 @@ static void test_console_socket(void)
 	bind(listen_fd, (struct sockaddr *)&addr, sizeof(addr));
 	listen(listen_fd, 1);
 
-	kc_terminal_open_ptmx(AT_FDCWD, "/dev/ptmx", &master_fd, &err);
+	open_host_ptmx(&master_fd, &err);
 	kc_terminal_create_pty(master_fd, 0, 0, &slave_fd, &pts_number, &err);
 	kc_error_free(&err);
 
@@ -140,7 +168,7 @@ static void test_setup_slave(void)
 	pid_t child;
 	int status;
 
-	kc_terminal_open_ptmx(AT_FDCWD, "/dev/ptmx", &master_fd, &err);
+	open_host_ptmx(&master_fd, &err);
 	kc_terminal_create_pty(master_fd, 0, 0, &slave_fd, NULL, &err);
 	kc_error_free(&err);
 	child = fork();
@@ -176,6 +204,7 @@ static void test_setup_slave(void)
 
 void test_terminal(void)
 {
+	test_ptmx_must_be_devpts_ptmx();
 	test_pty_and_socketpair();
 	test_console_socket();
 	test_setup_slave();

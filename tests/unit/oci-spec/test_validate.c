@@ -82,3 +82,17 @@ TEST(validate_accepts_joined_user_namespace_without_mappings)
 	CHECK(spec && oci_spec_validate_for_create(spec, NULL) == 0);
 	oci_spec_free(spec);
 }
+
+/* A config without "linux" (a hostile or hand-written one) is checked, not
+ * dereferenced: kcrun create crashed with SIGSEGV here. */
+TEST(validate_accepts_config_without_linux)
+{
+	struct oci_spec *spec = parse_ok(CREATABLE(""));
+	char *err = NULL;
+
+	CHECK(spec && spec->linux_ == NULL);
+	CHECK(spec && oci_spec_validate_for_create(spec, &err) == 0);
+	CHECK(err == NULL);
+	free(err);
+	oci_spec_free(spec);
+}

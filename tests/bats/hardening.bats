@@ -1,0 +1,358 @@
+#!/usr/bin/env bats
+# Hostile images, configs and callers: runc's CVE classes and the holes an
+# outside check found (issue 9).  An image's author controls its files, its
+# config and the processes inside; none of them may reach a host fd, path or
+# binary.  Where the behaviour is the runtime spec's (or runc's), the test
+# passes with RUNTIME=runc too.
+
+load helpers
+
+setup() {
+	setup_bundle
+	OUT=$(mktemp -d "${TMPDIR:-/tmp}/rt-out.XXXXXX")
+	# a file only the host has: the container must never read it
+	MARKER=/kcrun-host-marker-$$
+	echo "host-secret-$$" > "$MARKER"
+}
+
+teardown() {
+	teardown_bundle
+	rm -rf "$OUT" "$MARKER"
+	[ -z "${COPY:-}" ] || rm -f "$COPY"
+	[ -z "${OTHER:-}" ] || kill "$OTHER" 2>/dev/null || true
+}
+
+# no_host_secret: the output of the last `run` does not show the marker.
+no_host_secret() {
+	if [[ "$output" == *"host-secret-$$"* ]]; then
+		echo "the container read the host's $MARKER:"
+		echo "$output"
+		return 1
+	fi
+}
+
+# wait_for_file PATH [TRIES]: the file exists (polled every 0.1 s, bounded).
+wait_for_file() {
+	local i
+	for i in $(seq "${2:-300}"); do
+		[ -e "$1" ] && return 0
+		sleep 0.1
+	done
+	echo "$1 never appeared" >&2
+	return 1
+}
+
+# CVE-2024-21626: process.cwd (an image's WORKDIR) = /proc/self/fd/N, where N
+# is a host directory the runtime still holds in init.
+@test "process.cwd through a runtime fd (/proc/self/fd/N) never reaches the host" {
+	local fd
+	for fd in 3 4 5 6 7 8; do
+		update_config --arg c "/proc/self/fd/$fd" '.process.cwd = $c'
+		set_args sh -c "cat ../../../../../../../..$MARKER; cat ../../../../..$MARKER; pwd"
+		run rt run --bundle "$BUNDLE" "$ID-$fd"
+		no_host_secret
+		[ "$status" -ne 0 ] || [[ "$output" != *"(unreachable)"* ]]
+	done
+}
+
+@test "process.cwd through a runtime fd: create + start as well" {
+	local fd
+	for fd in 3 4 5; do
+		update_config --arg c "/proc/self/fd/$fd" '.process.cwd = $c'
+		set_args sh -c "cat ../../../../../../../..$MARKER > /out 2>&1"
+		if rt create --bundle "$BUNDLE" "$ID-$fd" </dev/null >/dev/null 2>&1; then
+			rt start "$ID-$fd"
+			wait_for_status "$ID-$fd" stopped
+			run cat "$BUNDLE/rootfs/out"
+			no_host_secret
+		fi
+		rt delete --force "$ID-$fd"
+	done
+}
+
+@test "exec --cwd /proc/self/fd/9 with the caller's fd 9 on / is refused" {
+	set_args sleep 1000
+	rt_bg run -d --bundle "$BUNDLE" "$ID"
+	run rt exec --cwd /proc/self/fd/9 "$ID" sh -c "cat ../../../..$MARKER; pwd" 9</
+	no_host_secret
+	[ "$status" -ne 0 ]
+}
+
+@test "a process exec'd into a created container cannot reach the host through init's fds" {
+	set_args sleep 1000
+	rt_bg create --bundle "$BUNDLE" "$ID"
+	run rt exec "$ID" sh -c "for f in /proc/1/fd/*; do cat \"\$f/../../../../..$MARKER\" \"\$f/../..$MARKER\" \"\$f$MARKER\"; ls \"\$f/\"; done 2>/dev/null; echo done"
+	no_host_secret
+	[[ "$output" == *done* ]]
+}
+
+# CVE-2019-5736: the parked init runs the runtime's own binary.
+@test "a created container's init cannot be opened through /proc/1/exe" {
+	set_args sleep 1000
+	rt_bg create --bundle "$BUNDLE" "$ID"
+	run rt exec "$ID" sh -c 'cat /proc/1/exe > /dev/null && echo opened'
+	[[ "$output" != *opened* ]]
+}
+
+@test "the runtime binary cannot be overwritten through /proc/1/exe, even with CAP_SYS_PTRACE" {
+	# a copy of the runtime, so a failure corrupts the copy only
+	COPY=/tmp/rt-copy-$$
+	cp "$(command -v "$RUNTIME")" "$COPY"
+	local before
+	before=$(sha256sum < "$COPY")
+	set_args sleep 1000
+	timeout 120 "$COPY" --root "$ROOT" create --bundle "$BUNDLE" "$ID" </dev/null >/dev/null 2>&1
+	# keeps an fd of init's binary, waits for /go, then writes through it
+	timeout 120 "$COPY" --root "$ROOT" exec -d --cap CAP_SYS_PTRACE "$ID" sh -c \
+		'exec 7</proc/1/exe || { echo noopen > /result; exit; }; touch /held;
+		 until [ -e /go ]; do sleep 0.1; done;
+		 if echo pwned >> /proc/self/fd/7; then echo wrote; else echo refused; fi > /result 2>&1' \
+		</dev/null >/dev/null 2>&1
+	wait_for_file "$BUNDLE/rootfs/held" || wait_for_file "$BUNDLE/rootfs/result"
+	timeout 120 "$COPY" --root "$ROOT" start "$ID"
+	wait_for_status "$ID" running
+	# no process runs the runtime's binary any more
+	touch "$BUNDLE/rootfs/go"
+	wait_for_file "$BUNDLE/rootfs/result"
+	cat "$BUNDLE/rootfs/result"
+	[ "$(sha256sum < "$COPY")" = "$before" ]
+	! grep -qx wrote "$BUNDLE/rootfs/result"
+}
+
+@test "create --pid-file does not write through a symlink planted at its temporary name" {
+	echo keep > "$OUT/victim"
+	ln -s "$OUT/victim" "$OUT/.pid"
+	ln -s "$OUT/victim" "$OUT/pid.tmp"
+	set_args sleep 1000
+	rt create --pid-file "$OUT/pid" --bundle "$BUNDLE" "$ID" </dev/null >/dev/null 2>&1 || true
+	[ "$(cat "$OUT/victim")" = keep ]
+	if [ -e "$OUT/pid" ]; then
+		[ ! -L "$OUT/pid" ]
+		[ "$(cat "$OUT/pid")" = "$(pid_of "$ID")" ]
+	fi
+}
+
+@test "exec --pid-file does not write through a symlink planted at its temporary name" {
+	set_args sleep 1000
+	rt_bg run -d --bundle "$BUNDLE" "$ID"
+	echo keep > "$OUT/victim"
+	ln -s "$OUT/victim" "$OUT/.epid"
+	ln -s "$OUT/victim" "$OUT/epid.tmp"
+	rt exec -d --pid-file "$OUT/epid" "$ID" sleep 100 </dev/null >/dev/null 2>&1 || true
+	[ "$(cat "$OUT/victim")" = keep ]
+	if [ -e "$OUT/epid" ]; then
+		[ ! -L "$OUT/epid" ]
+		kill -0 "$(cat "$OUT/epid")"
+	fi
+}
+
+@test "poststop runs the hook create recorded, not one added to config.json later" {
+	update_config --arg f "$OUT/hooklog" \
+		'.hooks.poststop = [{"path": "/bin/sh", "args": ["sh", "-c", ("echo recorded >> " + $f)]}]'
+	set_args sleep 1000
+	rt_bg create --bundle "$BUNDLE" "$ID"
+	update_config --arg f "$OUT/hooklog" \
+		'.hooks.poststop = [{"path": "/bin/sh", "args": ["sh", "-c", ("echo edited >> " + $f)]}]'
+	rt delete --force "$ID"
+	run cat "$OUT/hooklog"
+	[ "$output" = recorded ]
+}
+
+@test "poststop of a config that had none at create does not run" {
+	set_args sleep 1000
+	rt_bg create --bundle "$BUNDLE" "$ID"
+	update_config --arg f "$OUT/hooklog" \
+		'.hooks.poststop = [{"path": "/bin/sh", "args": ["sh", "-c", ("echo edited >> " + $f)]}]'
+	rt delete --force "$ID"
+	[ ! -e "$OUT/hooklog" ]
+}
+
+# CVE-2019-16884 class: something that is not procfs over /proc.
+@test "a bind of a host directory over /proc is refused" {
+	mkdir -p "$OUT/fakeproc/self/attr"
+	update_config --arg s "$OUT/fakeproc" \
+		'.mounts += [{"destination": "/proc", "type": "bind", "source": $s, "options": ["rbind"]}]'
+	set_args true
+	run rt run --bundle "$BUNDLE" "$ID"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"/proc"* ]]
+	assert_nothing_left "$ID"
+}
+
+@test "a tmpfs inside /proc is refused, except over the files lxcfs emulates" {
+	update_config '.mounts += [{"destination": "/proc/sys/kernel", "type": "tmpfs", "source": "tmpfs"}]'
+	set_args true
+	run rt run --bundle "$BUNDLE" "$ID"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"inside /proc"* ]]
+	assert_nothing_left "$ID"
+	echo "lxcfs meminfo" > "$OUT/meminfo"
+	update_config --arg s "$OUT/meminfo" \
+		'del(.mounts[-1]) | .mounts += [{"destination": "/proc/meminfo", "type": "bind", "source": $s, "options": ["bind"]}]'
+	set_args cat /proc/meminfo
+	run rt run --bundle "$BUNDLE" "$ID"
+	[ "$status" -eq 0 ]
+	[ "$output" = "lxcfs meminfo" ]
+}
+
+@test "an image symlink that points a mount destination into /proc is refused" {
+	is_kcrun || skip "kcrun resolves the destination in the container"
+	ln -s /proc/sys "$BUNDLE/rootfs/innocent"
+	update_config '.mounts += [{"destination": "/innocent", "type": "tmpfs", "source": "tmpfs"}]'
+	set_args true
+	run rt run --bundle "$BUNDLE" "$ID"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"inside /proc"* ]]
+}
+
+@test "a config without linux is an error or runs, never a crash" {
+	update_config 'del(.linux)'
+	set_args true
+	run rt run --bundle "$BUNDLE" "$ID"
+	echo "$output"
+	[ "$status" -lt 128 ]
+	rt delete --force "$ID" 2>/dev/null || true
+	assert_nothing_left "$ID"
+}
+
+@test "an image whose /etc/passwd is /dev/zero or a FIFO does not hang init" {
+	update_config 'del(.process.env[] | select(startswith("HOME=")))'
+	set_args sh -c 'echo "home=$HOME"'
+	ln -sf /dev/zero "$BUNDLE/rootfs/etc/passwd"
+	run timeout 60 "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$ID"
+	[ "$status" -ne 124 ]
+	if is_kcrun; then
+		[ "$status" -eq 0 ]
+		[ "$output" = "home=/" ]
+	fi
+	rm -f "$BUNDLE/rootfs/etc/passwd"
+	mkfifo "$BUNDLE/rootfs/etc/passwd"
+	run timeout 60 "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$ID-fifo"
+	[ "$status" -ne 124 ]
+	if is_kcrun; then
+		[ "$status" -eq 0 ]
+		[ "$output" = "home=/" ]
+	fi
+}
+
+@test "ps passes its options to ps(1), never through a shell" {
+	set_args sleep 1000
+	rt_bg run -d --bundle "$BUNDLE" "$ID"
+	run rt ps "$ID" "-e;touch $OUT/pwned"
+	[ ! -e "$OUT/pwned" ]
+	run rt ps "$ID" '$(touch' "$OUT/pwned2)"
+	[ ! -e "$OUT/pwned2" ]
+}
+
+@test "LISTEN_FDS passes fds only when LISTEN_PID is the runtime's own pid" {
+	set_args sh -c 'readlink /proc/$$/fd/3 || echo no-fd-3'
+	run env LISTEN_FDS=1 LISTEN_PID=1 "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$ID" 3<"$MARKER"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *no-fd-3* ]]
+	# the runtime's pid: exec keeps the shell's
+	run sh -c 'LISTEN_FDS=1 LISTEN_PID=$$ exec "$0" --root "$1" run --bundle "$2" "$3"' \
+		"$RUNTIME" "$ROOT" "$BUNDLE" "$ID-2" 3<"$MARKER"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *no-fd-3* ]]
+}
+
+# One container id, two commands at once: one wins, the other says why,
+# nothing is torn or left behind.
+@test "two creates of one id at once: exactly one succeeds" {
+	set_args sleep 1000
+	local i a b
+	for i in 1 2 3; do
+		rt create --bundle "$BUNDLE" "$ID-$i" </dev/null >/dev/null 2>"$OUT/a" & a=$!
+		rt create --bundle "$BUNDLE" "$ID-$i" </dev/null >/dev/null 2>"$OUT/b" & b=$!
+		local sa=0 sb=0
+		wait $a || sa=$?
+		wait $b || sb=$?
+		[ $((sa == 0)) -ne $((sb == 0)) ] || { cat "$OUT/a" "$OUT/b"; false; }
+		cat "$OUT/a" "$OUT/b" | grep -q "already exists"
+		[ "$(status_of "$ID-$i")" = created ]
+		rt delete --force "$ID-$i"
+		assert_nothing_left "$ID-$i"
+	done
+}
+
+@test "delete racing start, kill racing delete, state during delete: clear results, nothing left" {
+	set_args sleep 1000
+	local i p1 p2 s1 s2
+	for i in 1 2 3; do
+		rt_bg create --bundle "$BUNDLE" "$ID-$i"
+		rt start "$ID-$i" 2>"$OUT/start" & p1=$!
+		rt delete --force "$ID-$i" 2>"$OUT/delete" & p2=$!
+		s1=0 s2=0
+		wait $p1 || s1=$?
+		wait $p2 || s2=$?
+		[ "$s2" -eq 0 ] || { cat "$OUT/delete"; false; }
+		[ "$s1" -eq 0 ] || grep -Eq "does not exist|stopped|not running" "$OUT/start" ||
+			{ cat "$OUT/start"; false; }
+		assert_nothing_left "$ID-$i"
+
+		rt_bg run -d --bundle "$BUNDLE" "$ID-k$i"
+		rt kill "$ID-k$i" KILL 2>"$OUT/kill" & p1=$!
+		rt delete --force "$ID-k$i" 2>"$OUT/delete" & p2=$!
+		run rt state "$ID-k$i"
+		[ "$status" -ne 0 ] || echo "$output" | jq -e '.status' >/dev/null
+		s1=0 s2=0
+		wait $p1 || s1=$?
+		wait $p2 || s2=$?
+		[ "$s2" -eq 0 ] || { cat "$OUT/delete"; false; }
+		[ "$s1" -eq 0 ] || grep -Eq "does not exist|not running" "$OUT/kill" ||
+			{ cat "$OUT/kill"; false; }
+		assert_nothing_left "$ID-k$i"
+	done
+}
+
+@test "hostile state.json (empty, truncated, not JSON, a FIFO): clear errors, delete --force cleans up" {
+	is_kcrun || skip "kcrun's state file"
+	local kind
+	for kind in empty truncated garbage fifo; do
+		set_args sleep 1000
+		rt_bg create --bundle "$BUNDLE" "$ID-$kind"
+		local f=$ROOT/$ID-$kind/state.json
+		case $kind in
+		empty) : > "$f" ;;
+		truncated) head -c 20 "$f" > "$f.new" && mv "$f.new" "$f" ;;
+		garbage) printf '\x00\x01{{{' > "$f" ;;
+		fifo) rm -f "$f" && mkfifo "$f" ;;
+		esac
+		run rt state "$ID-$kind"
+		[ "$status" -ne 0 ]
+		[[ "$output" == *"state"* ]]
+		run rt delete --force "$ID-$kind"
+		[ "$status" -eq 0 ]
+		assert_nothing_left "$ID-$kind"
+	done
+}
+
+@test "a state dir that is a symlink is refused, and delete --force removes the link only" {
+	is_kcrun || skip "kcrun's state dir"
+	mkdir -p "$OUT/elsewhere" "$ROOT"
+	echo precious > "$OUT/elsewhere/state.json"
+	ln -s "$OUT/elsewhere" "$ROOT/evil"
+	run rt start evil
+	[ "$status" -ne 0 ]
+	run rt delete --force evil
+	[ "$status" -eq 0 ]
+	[ ! -e "$ROOT/evil" ]
+	[ "$(cat "$OUT/elsewhere/state.json")" = precious ]
+}
+
+@test "a recycled pid: state says stopped and delete leaves the other process alone" {
+	is_kcrun || skip "kcrun's state file"
+	set_args sleep 1000
+	rt_bg run -d --bundle "$BUNDLE" "$ID"
+	sleep 1000 </dev/null >/dev/null 2>&1 &
+	OTHER=$!
+	# the recorded init is gone; its pid now names another process
+	rt kill "$ID" KILL
+	wait_for_status "$ID" stopped
+	jq --argjson p "$OTHER" '.pid = $p' "$ROOT/$ID/state.json" > "$OUT/s" &&
+		mv "$OUT/s" "$ROOT/$ID/state.json"
+	[ "$(status_of "$ID")" = stopped ]
+	rt delete "$ID"
+	kill -0 "$OTHER"
+	assert_nothing_left "$ID"
+}
