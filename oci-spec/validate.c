@@ -32,6 +32,48 @@ static bool has_new_namespace(const struct oci_linux *linux_, enum oci_namespace
 	return ns != NULL && ns->path == NULL;
 }
 
+/* runc's rule for linux.sysctl: a sysctl is only written in a namespace of
+ * the container's own (ipc, net or uts), never in the host's. */
+static int validate_sysctl(const struct oci_linux *linux_, char **errmsg)
+{
+	static const char *const ipc_sysctls[] = {
+		"kernel.msgmax", "kernel.msgmnb", "kernel.msgmni",  "kernel.sem",
+		"kernel.shmall", "kernel.shmmax", "kernel.shmmni", "kernel.shm_rmid_forced",
+	};
+	size_t i, j;
+
+	for (i = 0; i < linux_->sysctl.len; i++) {
+		const char *key = linux_->sysctl.entries[i].key;
+		bool ipc = strncmp(key, "fs.mqueue.", 10) == 0;
+
+		for (j = 0; j < sizeof(ipc_sysctls) / sizeof(ipc_sysctls[0]); j++)
+			ipc = ipc || strcmp(key, ipc_sysctls[j]) == 0;
+		if (ipc) {
+			if (oci_linux_find_namespace(linux_, OCI_NS_IPC))
+				continue;
+			return fail(errmsg, "linux.sysctl.\"%s\": sysctl \"%s\" is not allowed in "
+					    "the hosts ipc namespace", key, key);
+		}
+		if (strncmp(key, "net.", 4) == 0) {
+			if (oci_linux_find_namespace(linux_, OCI_NS_NETWORK))
+				continue;
+			return fail(errmsg, "linux.sysctl.\"%s\": sysctl \"%s\" is not allowed in "
+					    "the hosts network namespace", key, key);
+		}
+		if (oci_linux_find_namespace(linux_, OCI_NS_UTS)) {
+			if (strcmp(key, "kernel.domainname") == 0)
+				continue;
+			if (strcmp(key, "kernel.hostname") == 0)
+				return fail(errmsg, "linux.sysctl.\"%s\": sysctl \"%s\" is not "
+						    "allowed as it conflicts with the OCI \"hostname\" "
+						    "field", key, key);
+		}
+		return fail(errmsg, "linux.sysctl.\"%s\": sysctl \"%s\" is not in a separate "
+				    "kernel namespace", key, key);
+	}
+	return 0;
+}
+
 int oci_spec_validate_for_create(const struct oci_spec *spec, char **errmsg)
 {
 	const struct oci_linux *linux_;
@@ -74,5 +116,5 @@ int oci_spec_validate_for_create(const struct oci_spec *spec, char **errmsg)
 		return fail(errmsg, "linux.timeOffsets: time offsets need a new time namespace");
 	if (linux_->net_devices_len && oci_linux_find_namespace(linux_, OCI_NS_NETWORK) == NULL)
 		return fail(errmsg, "linux.netDevices: network devices need a network namespace");
-	return 0;
+	return validate_sysctl(linux_, errmsg);
 }

@@ -255,25 +255,43 @@ static const struct {
 /* The joining child: setns into every namespace init has that we don't
  * share, then clone(CLONE_PARENT) the process so it is kcrun's child, in
  * the container's pid namespace. */
-static _Noreturn void join_and_spawn(pid_t init, struct kc_init_ctx *ic, int pid_fd)
+static _Noreturn void join_and_spawn(pid_t init, unsigned long long start_time,
+				     struct kc_init_ctx *ic, int pid_fd)
 {
-	int fds[N_NS];
+	int fds[N_NS], proc_dir;
 	size_t i;
 	pid_t child;
+	char proc_path[64];
 
+	/* The namespaces of the init that state.json names, not of whatever
+	 * got its pid since: an fd of /proc/PID stays with that process. */
+	snprintf(proc_path, sizeof(proc_path), "/proc/%d", (int)init);
+	proc_dir = open(proc_path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (proc_dir < 0 || kc_proc_start_time_at(proc_dir, NULL) != start_time) {
+		dprintf(ic->report_fd, "Ecannot exec in a stopped container");
+		_exit(1);
+	}
 	for (i = 0; i < N_NS; i++) {
 		char path[64], self[64];
-		struct stat a, b;
+		struct stat a = {0}, b;
 
 		fds[i] = -1;
-		snprintf(path, sizeof(path), "/proc/%d/ns/%s", (int)init, ns_order[i].name);
+		snprintf(path, sizeof(path), "ns/%s", ns_order[i].name);
 		snprintf(self, sizeof(self), "/proc/self/ns/%s", ns_order[i].name);
-		if (stat(path, &a) < 0)
+		/* a namespace type this kernel lacks is ENOENT; anything else
+		 * (init died: ESRCH) must not leave the process in ours */
+		if (fstatat(proc_dir, path, &a, 0) < 0 && errno == ENOENT)
 			continue;
 		if (stat(self, &b) == 0 && a.st_ino == b.st_ino && a.st_dev == b.st_dev)
 			continue;
-		fds[i] = open(path, O_RDONLY | O_CLOEXEC);
+		fds[i] = openat(proc_dir, path, O_RDONLY | O_CLOEXEC);
+		if (fds[i] < 0) {
+			dprintf(ic->report_fd, "Eopen %s namespace of %d: %s", ns_order[i].name,
+				(int)init, strerror(errno));
+			_exit(1);
+		}
 	}
+	close(proc_dir);
 	for (i = 0; i < N_NS; i++) {
 		if (fds[i] < 0)
 			continue;
@@ -404,7 +422,7 @@ int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_er
 		close(pidp[0]);
 		if (master >= 0)
 			close(master);
-		join_and_spawn(st.pid, &ic, pidp[1]);
+		join_and_spawn(st.pid, st.start_time, &ic, pidp[1]);
 	}
 	close(go[0]);
 	go[0] = -1;

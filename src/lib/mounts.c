@@ -453,7 +453,16 @@ static int check_proc_destination(struct kc_mount_ctx *ctx, size_t index,
 	cleanup_close int dest_fd = openat(ctx->cfd, kc_rel_path(m->destination),
 					   O_PATH | O_CLOEXEC);
 	cleanup_free char *src = o->bind ? source_path(ctx, m->source) : NULL;
+	struct stat st;
 
+	/* runc after CVE-2023-27561: procfs and sysfs are not mounted through
+	 * a symlink of the image (it would put them where the image says) */
+	if (!o->bind && m->type && (strcmp(m->type, "proc") == 0 || strcmp(m->type, "sysfs") == 0) &&
+	    fstatat(ctx->cfd, kc_rel_path(m->destination), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISLNK(st.st_mode))
+		return kc_error_set(err, 0, "mounts[%zu].destination: \"%s\" is a symlink in the "
+					    "rootfs; %s cannot be mounted there", index, m->destination,
+				    m->type);
 	return kc_procfs_check_mount(index, m->destination, m->type, o->bind, src, dest_fd, err);
 }
 

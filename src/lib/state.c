@@ -259,19 +259,16 @@ int kc_state_read(const char *root, const char *id, struct kc_state *st, kc_erro
 	return kc_state_parse(buf, id, st, path, err);
 }
 
-unsigned long long kc_proc_start_time(pid_t pid, bool *zombie)
+unsigned long long kc_proc_start_time_at(int proc_dir_fd, bool *zombie)
 {
-	char path[64], buf[1024], *p;
+	char buf[1024], *p;
 	unsigned long long start = 0;
 	ssize_t n;
 	int fd, field;
 
 	if (zombie)
 		*zombie = false;
-	if (pid <= 0)
-		return 0;
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = openat(proc_dir_fd, "stat", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
 	n = read(fd, buf, sizeof(buf) - 1);
@@ -293,6 +290,25 @@ unsigned long long kc_proc_start_time(pid_t pid, bool *zombie)
 	}
 	if (p)
 		start = strtoull(p, NULL, 10);
+	return start;
+}
+
+unsigned long long kc_proc_start_time(pid_t pid, bool *zombie)
+{
+	char path[64];
+	unsigned long long start;
+	int dir;
+
+	if (zombie)
+		*zombie = false;
+	if (pid <= 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	dir = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0)
+		return 0;
+	start = kc_proc_start_time_at(dir, zombie);
+	close(dir);
 	return start;
 }
 

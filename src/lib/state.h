@@ -62,6 +62,9 @@ int kc_state_parse(const char *json, const char *id, struct kc_state *st, const 
 /* Start time of pid from /proc/PID/stat (0 when the process is gone),
  * and whether it is a zombie. */
 unsigned long long kc_proc_start_time(pid_t pid, bool *zombie);
+/* The same from an fd of /proc/PID: that fd keeps naming the process it
+ * was opened for (ESRCH once it is gone), whatever reuses its pid. */
+unsigned long long kc_proc_start_time_at(int proc_dir_fd, bool *zombie);
 
 /* created / running / paused / stopped, derived from the live system. */
 enum oci_status kc_state_status(const char *root, const struct kc_state *st);

@@ -356,3 +356,24 @@ wait_for_file() {
 	kill -0 "$OTHER"
 	assert_nothing_left "$ID"
 }
+
+@test "procfs is not mounted through a symlink of the image (/proc -> /tmp/x)" {
+	rm -rf "$BUNDLE/rootfs/proc"
+	mkdir -p "$BUNDLE/rootfs/elsewhere"
+	ln -s /elsewhere "$BUNDLE/rootfs/proc"
+	set_args true
+	run rt run --bundle "$BUNDLE" "$ID"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"symlink"* ]]
+	assert_nothing_left "$ID"
+}
+
+@test "linux.sysctl is refused in a namespace the container shares with the host" {
+	update_config '.linux.namespaces |= map(select(.type != "network")) | .linux.sysctl = {"net.ipv4.ip_forward": "1"}'
+	set_args true
+	run rt run --bundle "$BUNDLE" "$ID"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"net.ipv4.ip_forward"* ]]
+	[[ "$output" == *"network namespace"* ]]
+	assert_nothing_left "$ID"
+}

@@ -96,3 +96,34 @@ TEST(validate_accepts_config_without_linux)
 	free(err);
 	oci_spec_free(spec);
 }
+
+/* runc's sysctl rule: never written in a namespace the container shares
+ * with the host (a config could otherwise turn on the host's ip_forward). */
+TEST(validate_sysctl_needs_the_container_namespace)
+{
+	struct oci_spec *spec;
+
+	validate_fails(CREATABLE(", \"linux\": {\"sysctl\": {\"net.ipv4.ip_forward\": \"1\"}}"),
+		       "linux.sysctl.\"net.ipv4.ip_forward\": sysctl \"net.ipv4.ip_forward\" is not "
+		       "allowed in the hosts network namespace");
+	validate_fails(CREATABLE(", \"linux\": {\"sysctl\": {\"kernel.shmmax\": \"1\"}}"),
+		       "linux.sysctl.\"kernel.shmmax\": sysctl \"kernel.shmmax\" is not allowed in the "
+		       "hosts ipc namespace");
+	validate_fails(CREATABLE(", \"linux\": {\"sysctl\": {\"fs.mqueue.msg_max\": \"1\"}}"),
+		       "linux.sysctl.\"fs.mqueue.msg_max\": sysctl \"fs.mqueue.msg_max\" is not allowed "
+		       "in the hosts ipc namespace");
+	validate_fails(CREATABLE(", \"linux\": {\"sysctl\": {\"vm.swappiness\": \"1\"}, "
+				 "\"namespaces\": [{\"type\": \"uts\"}]}"),
+		       "linux.sysctl.\"vm.swappiness\": sysctl \"vm.swappiness\" is not in a separate "
+		       "kernel namespace");
+	validate_fails(CREATABLE(", \"linux\": {\"sysctl\": {\"kernel.hostname\": \"x\"}, "
+				 "\"namespaces\": [{\"type\": \"uts\"}]}"),
+		       "linux.sysctl.\"kernel.hostname\": sysctl \"kernel.hostname\" is not allowed as "
+		       "it conflicts with the OCI \"hostname\" field");
+	spec = parse_ok(CREATABLE(", \"linux\": {\"sysctl\": {\"net.ipv4.ip_forward\": \"1\", "
+				  "\"kernel.shmmax\": \"1\", \"kernel.domainname\": \"d\"}, "
+				  "\"namespaces\": [{\"type\": \"network\"}, {\"type\": \"ipc\"}, "
+				  "{\"type\": \"uts\"}]}"));
+	CHECK(spec && oci_spec_validate_for_create(spec, NULL) == 0);
+	oci_spec_free(spec);
+}
