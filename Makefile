@@ -10,7 +10,7 @@ export KCRUN_CACHE
 DEBUG ?= 0
 
 .PHONY: all deps kernel selftests runtime images guest debian demo check check-debug \
-	check-series unit bench shell clean
+	check-series unit fuzz bench shell clean
 
 all: runtime
 
@@ -56,6 +56,13 @@ check-debug: deps
 check-series: kernel
 	@kernel/check-series
 
+# libFuzzer over config.json, state.json and the command line (fuzz/):
+# RUNS executions per target; `make -C fuzz regress` is the corpus replay
+# `make check` runs.
+RUNS ?= 100000
+fuzz: deps
+	@$(MAKE) -s -C fuzz run RUNS=$(RUNS)
+
 bench: kernel guest
 	@vm/run --tsc -- /usr/lib/kcrun/bench/lifecycle
 
@@ -66,3 +73,4 @@ shell: kernel guest
 clean:
 	-@$(MAKE) -s -C oci-spec clean
 	-@$(MAKE) -s -C src clean
+	-@$(MAKE) -s -C fuzz clean

@@ -59,8 +59,11 @@ void kc_format_time(const struct timespec *ts, char *buf, size_t len)
 	struct tm tm;
 	char date[32];
 
-	gmtime_r(&ts->tv_sec, &tm);
-	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm);
+	/* a created_sec from a hostile state.json can be past gmtime's range:
+	 * tm would be left partly unset, and strftime's date indeterminate */
+	if (gmtime_r(&ts->tv_sec, &tm) == NULL ||
+	    strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm) == 0)
+		snprintf(date, sizeof(date), "0001-01-01T00:00:00"); /* Go's zero time */
 	snprintf(buf, len, "%s.%09ldZ", date, (long)ts->tv_nsec);
 }
 

@@ -1,0 +1,39 @@
+/* libFuzzer target: <root>/<id>/state.json as every command after create
+ * reads it (kc_state_parse, the parsing half of kc_state_read).  A state
+ * file is kcrun's own, but a hostile or truncated one must fail cleanly;
+ * one that parses is printed as `kcrun state` and `kcrun list` print it. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/lib/state.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct kc_state st;
+	kc_error_t err = NULL;
+	char *json = malloc(size + 1);
+
+	if (json == NULL)
+		return 0;
+	/* kc_state_read NUL-terminates what it read; so does this */
+	memcpy(json, data, size);
+	json[size] = '\0';
+	if (kc_state_parse(json, "fuzz", &st, "state.json", &err) < 0) {
+		if (err == NULL)
+			abort();
+		kc_error_free(&err);
+	} else {
+		/* what `kcrun state` and `kcrun list` print of it */
+		struct oci_state oci;
+		char *out = NULL, created[64];
+
+		kc_state_to_oci(&st, OCI_STATUS_STOPPED, 0, &oci);
+		if (oci_state_to_json(&oci, &out) == 0)
+			free(out);
+		kc_format_time(&st.created, created, sizeof(created));
+		kc_state_free(&st);
+	}
+	free(json);
+	return 0;
+}
