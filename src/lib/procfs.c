@@ -77,7 +77,9 @@ int kc_procfs_check_mount(size_t index, const char *destination, const char *typ
 	size_t i;
 	bool inside;
 
-	if (!bind && type && strcmp(type, "proc") == 0)
+	/* as runc 1.1: procfs itself, and tmpfs (an empty mount hides procfs
+	 * files, it cannot fake them: attribute writes check for procfs) */
+	if (!bind && type && (strcmp(type, "proc") == 0 || strcmp(type, "tmpfs") == 0))
 		return 0;
 	clean_path(destination, clean, sizeof(clean));
 	if (strcmp(clean, "proc") == 0) {

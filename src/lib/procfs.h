@@ -21,7 +21,8 @@ bool kc_fd_on_procfs(int fd);
 
 /* runc's checkProcMount for mounts[index]: a mount whose destination is
  * /proc must be procfs (a proc mount, or a bind of a procfs path); one
- * inside /proc is refused except for the files lxcfs emulates.  dest_fd,
+ * inside /proc is refused except for the files lxcfs emulates.  proc and
+ * tmpfs mounts are not checked (as runc 1.1).  dest_fd,
  * when >= 0, is an O_PATH fd of the destination as it resolves in the
  * container (after symlinks): a destination that resolves into a procfs
  * already mounted there counts as inside /proc. */

@@ -40,14 +40,15 @@ void test_procfs(void)
 	mount_ok("/proc", "bind", true, "/proc", "a bind of a procfs");
 	mount_refused("/proc", "bind", true, "/tmp",
 		      "mounts[3].destination: \"/proc\" cannot be mounted because it is not of type proc");
-	mount_refused("//proc/.", "tmpfs", false, "tmpfs", "is not of type proc");
+	mount_refused("//proc/.", "sysfs", false, "sysfs", "is not of type proc");
+	mount_ok("/proc/acpi", "tmpfs", false, "tmpfs", "a tmpfs hides, it cannot fake (runc)");
 	mount_refused("/dev/../proc", "bind", true, "/tmp", "is not of type proc");
 	mount_refused("/proc/sys/kernel", "bind", true, "/tmp", "because it is inside /proc");
-	mount_refused("proc/self/attr", "tmpfs", false, "tmpfs", "inside /proc");
+	mount_refused("proc/self/attr", "mqueue", false, "mqueue", "inside /proc");
 
 	/* a destination that resolves (a symlink in the image) into a procfs */
 	fd = open("/proc/self", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	TAP_CALL_FAILS(kc_procfs_check_mount(1, "/innocent", "tmpfs", false, "tmpfs", fd, &err), err,
+	TAP_CALL_FAILS(kc_procfs_check_mount(1, "/innocent", "bind", true, "/tmp", fd, &err), err,
 		       "inside /proc", "a destination that resolves into procfs is inside /proc");
 	if (fd >= 0)
 		close(fd);
