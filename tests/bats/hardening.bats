@@ -221,24 +221,29 @@ wait_for_file() {
 	assert_nothing_left "$ID"
 }
 
+# (output to a file, and KILL after TERM: a runtime that hangs here leaves a
+# spinning process that would keep bats' `run` pipe open for ever)
 @test "an image whose /etc/passwd is /dev/zero or a FIFO does not hang init" {
 	update_config 'del(.process.env[] | select(startswith("HOME=")))'
 	set_args sh -c 'echo "home=$HOME"'
-	ln -sf /dev/zero "$BUNDLE/rootfs/etc/passwd"
-	run timeout 60 "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$ID"
-	[ "$status" -ne 124 ]
-	if is_kcrun; then
-		[ "$status" -eq 0 ]
-		[ "$output" = "home=/" ]
-	fi
-	rm -f "$BUNDLE/rootfs/etc/passwd"
-	mkfifo "$BUNDLE/rootfs/etc/passwd"
-	run timeout 60 "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$ID-fifo"
-	[ "$status" -ne 124 ]
-	if is_kcrun; then
-		[ "$status" -eq 0 ]
-		[ "$output" = "home=/" ]
-	fi
+	local kind status
+	for kind in zero fifo; do
+		rm -f "$BUNDLE/rootfs/etc/passwd"
+		if [ "$kind" = zero ]; then
+			ln -s /dev/zero "$BUNDLE/rootfs/etc/passwd"
+		else
+			mkfifo "$BUNDLE/rootfs/etc/passwd"
+		fi
+		status=0
+		timeout -k 5 60 "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$ID-$kind" \
+			</dev/null >"$OUT/$kind.out" 2>&1 || status=$?
+		cat "$OUT/$kind.out"
+		[ "$status" -ne 124 ] && [ "$status" -ne 137 ]
+		if is_kcrun; then
+			[ "$status" -eq 0 ]
+			[ "$(cat "$OUT/$kind.out")" = "home=/" ]
+		fi
+	done
 }
 
 @test "ps passes its options to ps(1), never through a shell" {
