@@ -262,20 +262,20 @@ int kc_state_read(const char *root, const char *id, struct kc_state *st, kc_erro
 	return kc_state_parse(buf, id, st, path, err);
 }
 
-unsigned long long kc_proc_start_time_at(int proc_dir_fd, bool *zombie)
+/* Field 22 of an open /proc/PID/stat, and whether the process is a zombie. */
+static unsigned long long read_start_time(int stat_fd, bool *zombie)
 {
 	char buf[1024], *p;
 	unsigned long long start = 0;
 	ssize_t n;
-	int fd, field;
+	int field;
 
 	if (zombie)
 		*zombie = false;
-	fd = openat(proc_dir_fd, "stat", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (stat_fd < 0)
 		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
+	n = read(stat_fd, buf, sizeof(buf) - 1);
+	close(stat_fd);
 	if (n <= 0)
 		return 0;
 	buf[n] = '\0';
@@ -296,23 +296,21 @@ unsigned long long kc_proc_start_time_at(int proc_dir_fd, bool *zombie)
 	return start;
 }
 
+unsigned long long kc_proc_start_time_at(int proc_dir_fd, bool *zombie)
+{
+	return read_start_time(openat(proc_dir_fd, "stat", O_RDONLY | O_CLOEXEC), zombie);
+}
+
 unsigned long long kc_proc_start_time(pid_t pid, bool *zombie)
 {
 	char path[64];
-	unsigned long long start;
-	int dir;
 
 	if (zombie)
 		*zombie = false;
 	if (pid <= 0)
 		return 0;
-	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
-	dir = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (dir < 0)
-		return 0;
-	start = kc_proc_start_time_at(dir, zombie);
-	close(dir);
-	return start;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	return read_start_time(open(path, O_RDONLY | O_CLOEXEC), zombie);
 }
 
 bool kc_state_init_alive(const struct kc_state *st)

@@ -31,10 +31,11 @@ no_host_secret() {
 	fi
 }
 
-# wait_for_file PATH [TRIES]: the file exists (polled every 0.1 s, bounded).
+# wait_for_file PATH [TRIES]: the file exists (polled every 0.1 s, bounded
+# generously: a loaded machine is slow, not wrong).
 wait_for_file() {
 	local i
-	for i in $(seq "${2:-300}"); do
+	for i in $(seq "${2:-1200}"); do
 		[ -e "$1" ] && return 0
 		sleep 0.1
 	done
