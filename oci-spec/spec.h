@@ -554,6 +554,10 @@ int oci_spec_validate_for_create(const struct oci_spec *spec, char **errmsg);
  * "resources". */
 int oci_resources_parse_string(const char *json, size_t len, struct oci_resources **out,
 			       char **errmsg);
+/* The same, with the errors named as in config.json
+ * ("linux.resources.memory.limit: ...", syntax errors "linux.resources: ..."). */
+int oci_linux_resources_parse_string(const char *json, size_t len, struct oci_resources **out,
+				     char **errmsg);
 
 /* Parse a runtime-spec state document (what hooks receive on stdin). */
 int oci_state_parse_string(const char *json, size_t len, struct oci_state **out, char **errmsg);

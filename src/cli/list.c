@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "lib/buf.h"
 #include "lib/log.h"
 #include "lib/state.h"
 

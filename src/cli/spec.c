@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "lib/cgroup.h"
 #include "oci-spec/spec.h"
 
 /* runc adds a cgroup namespace to its default spec on a cgroup v2 host. */
@@ -15,11 +15,10 @@ static char *add_cgroup_namespace(char *json)
 {
 	static const char mount[] = "\"type\": \"mount\"\n\t\t\t}";
 	static const char add[] = ",\n\t\t\t{\n\t\t\t\t\"type\": \"cgroup\"\n\t\t\t}";
-	struct statfs sfs;
 	char *at = strstr(json, mount), *out;
 	size_t head;
 
-	if (at == NULL || statfs("/sys/fs/cgroup", &sfs) < 0 || sfs.f_type != 0x63677270)
+	if (at == NULL || !kc_cgroup_v2_mounted())
 		return json;
 	head = (size_t)(at - json) + sizeof(mount) - 1;
 	out = malloc(strlen(json) + sizeof(add));

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "lib/cgroup.h"
+#include "lib/cgroup_update.h"
 #include "lib/log.h"
 #include "lib/state.h"
 #include "lib/units.h"

@@ -17,16 +17,13 @@
 #include <sys/fsuid.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#ifndef CGROUP2_SUPER_MAGIC
-#define CGROUP2_SUPER_MAGIC 0x63677270
-#endif
-
 #include "cgroup.h"
+#include "cgroup_devices.h"
+#include "cgroup_resources.h"
 #include "devices.h"
 #include "hooks.h"
 #include "init.h"
@@ -93,32 +90,6 @@ struct create_ctx {
 	bool in_cgroup;       /* kcrun is in the container's cgroup right now */
 };
 
-static bool have_cgroup2(void)
-{
-	struct statfs sfs;
-
-	return statfs(KC_CGROUP_MOUNT, &sfs) == 0 && sfs.f_type == CGROUP2_SUPER_MAGIC;
-}
-
-/* "0::/path" of /proc/self/cgroup -> "/sys/fs/cgroup/path". */
-static char *own_cgroup(void)
-{
-	char line[4096], *dir = NULL;
-	FILE *f = fopen("/proc/self/cgroup", "re");
-
-	while (f && fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "0::", 3) != 0)
-			continue;
-		line[strcspn(line, "\n")] = '\0';
-		if (asprintf(&dir, "%s%s", KC_CGROUP_MOUNT, line + 3) < 0)
-			dir = NULL;
-		break;
-	}
-	if (f)
-		fclose(f);
-	return dir;
-}
-
 static void leave_cgroup(struct create_ctx *c)
 {
 	kc_error_t err = NULL;
@@ -140,7 +111,7 @@ static int setup_cgroup(struct create_ctx *c, kc_error_t *err)
 
 	if (c->opts->no_cgroup)
 		return 0;
-	if (!have_cgroup2()) {
+	if (!kc_cgroup_v2_mounted()) {
 		if (lx && (lx->resources || lx->cgroups_path))
 			return kc_error_set(err, 0, "linux.resources: no cgroup v2 hierarchy at %s",
 					    KC_CGROUP_MOUNT);
@@ -158,7 +129,7 @@ static int setup_cgroup(struct create_ctx *c, kc_error_t *err)
 	 * then linux.devices, then the default allowlist; the rest is denied. */
 	if (kc_cgroup_apply_devices(c->cgroup_path, lx, err) < 0)
 		return -1;
-	c->self_cgroup = own_cgroup();
+	c->self_cgroup = kc_cgroup_self();
 	if (kc_cgroup_enter(c->cgroup_path, getpid(), err) < 0)
 		return -1;
 	c->in_cgroup = true;

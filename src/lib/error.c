@@ -64,10 +64,18 @@ int kc_error_wrap(kc_error_t *err, const char *fmt, ...)
 	return -1;
 }
 
+int kc_error_about(kc_error_t *err, const char *field)
+{
+	if (err && *err && (*err)->field == NULL)
+		(*err)->field = strdup(field);
+	return -1;
+}
+
 void kc_error_free(kc_error_t *err)
 {
 	if (err == NULL || *err == NULL)
 		return;
+	free((*err)->field);
 	free((*err)->msg);
 	free(*err);
 	*err = NULL;

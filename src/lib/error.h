@@ -12,6 +12,8 @@
 struct kc_error {
 	int errnum;   /* errno value that caused it, 0 if none */
 	char *msg;    /* full message, already including strerror(errnum) */
+	char *field;  /* the config field it is about ("linux.resources.memory.limit"),
+		       * when the code that failed knows one; else NULL */
 };
 typedef struct kc_error *kc_error_t;
 
@@ -24,6 +26,11 @@ int kc_error_set(kc_error_t *err, int errnum, const char *fmt, ...)
 /* Prefixes the message already in *err with more context ("create: ..."). */
 int kc_error_wrap(kc_error_t *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* Records in *err (when set) the config field it is about, so a caller can
+ * tell the user which of its own inputs that was (update's flags) without
+ * reading the message.  Always returns -1. */
+int kc_error_about(kc_error_t *err, const char *field);
 
 void kc_error_free(kc_error_t *err);
 

@@ -17,6 +17,7 @@
 #include "cgroup.h"
 #include "cleanup.h"
 #include "init.h"
+#include "buf.h"
 #include "log.h"
 #include "pidfile.h"
 #include "seccomp.h"

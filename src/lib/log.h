@@ -24,14 +24,4 @@ void kc_trace(const char *what);
 /* Warnings: like errors, but level "warning". */
 void kc_log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Appends to OUT a JSON string literal (with quotes) for S; used by the
- * log and by state.c. Returns 0, or -1 when out of memory. */
-struct kc_buf {
-	char *data;
-	size_t len, cap;
-};
-int kc_buf_append(struct kc_buf *b, const char *s, size_t n);
-int kc_buf_printf(struct kc_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-int kc_buf_json_string(struct kc_buf *b, const char *s);
-
 #endif

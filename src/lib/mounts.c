@@ -13,18 +13,15 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
-#include <sys/statfs.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "kcontainer.h"
 #include "log.h"
 #include "procfs.h"
 
 #ifndef MOUNT_ATTR_NOSYMFOLLOW
 #define MOUNT_ATTR_NOSYMFOLLOW 0x00200000
-#endif
-#ifndef CGROUP2_SUPER_MAGIC
-#define CGROUP2_SUPER_MAGIC 0x63677270
 #endif
 
 #include "cleanup.h"
@@ -344,13 +341,6 @@ out:
 	return ret;
 }
 
-static bool host_is_cgroup2(void)
-{
-	struct statfs sfs;
-
-	return statfs("/sys/fs/cgroup", &sfs) == 0 && sfs.f_type == CGROUP2_SUPER_MAGIC;
-}
-
 /* A cgroup mount shows the container's own cgroup, as a cgroup namespace
  * rooted there would: a bind of its directory, or a fresh cgroup2 mount
  * when the container has no cgroup of its own. */
@@ -404,7 +394,7 @@ static int fs_mount(struct kc_mount_ctx *ctx, const struct oci_mount *m,
 
 		if (ret <= 0)
 			return ret;
-		if (strcmp(type, "cgroup") == 0 && host_is_cgroup2())
+		if (strcmp(type, "cgroup") == 0 && kc_cgroup_v2_mounted())
 			type = "cgroup2";
 	}
 	if (kc_mkdir_p_at(ctx->cfd, m->destination, 0755, err) < 0)

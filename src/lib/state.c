@@ -15,6 +15,8 @@
 
 #include "cgroup.h"
 #include "cleanup.h"
+#include "buf.h"
+#include "fileio.h"
 #include "log.h"
 
 void kc_state_free(struct kc_state *st)
@@ -70,9 +72,9 @@ void kc_format_time(const struct timespec *ts, char *buf, size_t len)
 int kc_state_write(const char *root, const struct kc_state *st, kc_error_t *err)
 {
 	struct kc_buf b = {0};
-	char tmp[4096], final[4096];
+	char final[4096];
 	size_t i;
-	int fd, ret = -1;
+	int ret;
 
 	kc_buf_printf(&b, "{\"id\":");
 	kc_buf_json_string(&b, st->id);
@@ -104,27 +106,8 @@ int kc_state_write(const char *root, const struct kc_state *st, kc_error_t *err)
 		return kc_error_set(err, ENOMEM, "write state");
 	}
 
-	snprintf(tmp, sizeof(tmp), "%s/%s/.%s.tmp", root, st->id, KC_STATE_FILE);
 	snprintf(final, sizeof(final), "%s/%s/%s", root, st->id, KC_STATE_FILE);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		kc_error_set(err, errno, "open `%s`", tmp);
-		goto out;
-	}
-	if (write(fd, b.data, b.len) != (ssize_t)b.len) {
-		kc_error_set(err, errno ? errno : EIO, "write `%s`", tmp);
-		close(fd);
-		unlink(tmp);
-		goto out;
-	}
-	close(fd);
-	if (rename(tmp, final) < 0) {
-		kc_error_set(err, errno, "rename `%s`", tmp);
-		unlink(tmp);
-		goto out;
-	}
-	ret = 0;
-out:
+	ret = kc_write_file_atomic(final, ".tmp", b.data, b.len, 0600, "state", err);
 	free(b.data);
 	return ret;
 }
@@ -203,9 +186,7 @@ int kc_state_read(const char *root, const char *id, struct kc_state *st, kc_erro
 	char path[4096];
 	cleanup_free char *buf = NULL;
 	struct stat file_stat;
-	size_t len = 0, cap = 0;
-	ssize_t n;
-	int fd;
+	int fd, rc;
 
 	memset(st, 0, sizeof(*st));
 	if (kc_state_check_id(id, err) < 0)
@@ -229,36 +210,10 @@ int kc_state_read(const char *root, const char *id, struct kc_state *st, kc_erro
 		return kc_error_set(err, errno, "open `%s`", path);
 	}
 	/* Whole, however large the annotations made it, up to a bound. */
-	for (;;) {
-		char *more;
-
-		if (len >= KC_STATE_MAX_SIZE) {
-			close(fd);
-			return kc_error_set(err, EFBIG, "read `%s`", path);
-		}
-		if (len + 1 >= cap) {
-			cap = cap ? cap * 2 : 16384;
-			more = realloc(buf, cap);
-			if (more == NULL) {
-				close(fd);
-				return kc_error_set(err, ENOMEM, "read `%s`", path);
-			}
-			buf = more;
-		}
-		n = read(fd, buf + len, cap - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			kc_error_set(err, errno, "read `%s`", path);
-			close(fd);
-			return -1;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
+	rc = kc_read_fd(fd, KC_STATE_MAX_SIZE, &buf, NULL);
 	close(fd);
-	buf[len] = '\0';
+	if (rc < 0)
+		return kc_error_set(err, -rc, "read `%s`", path);
 	return kc_state_parse(buf, id, st, path, err);
 }
 

@@ -2,6 +2,7 @@
  * stats.h. */
 #include "stats.h"
 #include "cleanup.h"
+#include "fileio.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -23,49 +24,12 @@ static inline void yajl_gen_freep(yajl_gen *gen)
 }
 #define cleanup_gen __attribute__((cleanup(yajl_gen_freep)))
 
-static inline void closedirp(DIR **dir)
-{
-	if (*dir)
-		closedir(*dir);
-}
-#define cleanup_dir __attribute__((cleanup(closedirp)))
-
 /* dir/file (malloc'ed, NUL-terminated); NULL when it cannot be read. */
 static char *read_file(const char *dir, const char *file)
 {
-	cleanup_free char *path = NULL;
-	cleanup_close int fd = -1;
-	size_t len = 0, cap = 4096;
-	char *buf, *bigger;
-	ssize_t n;
+	char *content = NULL;
 
-	if (asprintf(&path, "%s/%s", dir, file) < 0)
-		return NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || (buf = malloc(cap)) == NULL)
-		return NULL;
-	for (;;) {
-		if (cap - len < 2) {
-			bigger = realloc(buf, cap * 2);
-			if (bigger == NULL)
-				break;
-			buf = bigger;
-			cap *= 2;
-		}
-		n = read(fd, buf + len, cap - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (n == 0) {
-				buf[len] = '\0';
-				return buf;
-			}
-			break;
-		}
-		len += (size_t)n;
-	}
-	free(buf);
-	return NULL;
+	return kc_read_file_in(dir, file, &content) < 0 ? NULL : content;
 }
 
 /* A single-value file: a number, or "max" (STATS_MAX).  false: no file. */

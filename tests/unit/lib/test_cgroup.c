@@ -3,6 +3,8 @@
  * cgroup (kc_cgroup_root points there; the host's cgroups are untouched). */
 #include "tap.h"
 #include "src/lib/cgroup.h"
+#include "src/lib/cgroup_resources.h"
+#include "src/lib/cgroup_update.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -267,6 +269,14 @@ static void test_update(void)
 		       "cgroup: a bad resources file names the field");
 	TAP_CALL_FAILS(kc_cgroup_update_from_file(dir, "/nonexistent.json", &err), err,
 		       "read resources file `/nonexistent.json`", "cgroup: missing resources file");
+	/* A write the "kernel" refuses (no cpu.weight here) comes after the
+	 * memory and pids writes: they are put back, the update changes nothing. */
+	tap_put_file(scratch, "resources.json",
+		     "{\"memory\":{\"limit\":16777216},\"pids\":{\"limit\":9},\"cpu\":{\"shares\":1024}}");
+	TAP_CALL_FAILS(kc_cgroup_update_from_file(dir, file, &err), err, "linux.resources.cpu.shares",
+		       "cgroup: a resources file the cgroup refuses fails");
+	CHECK_FILE(dir, "memory.max", "8388608", "cgroup: a failed file update puts memory.max back");
+	CHECK_FILE(dir, "pids.max", "7", "cgroup: a failed file update puts pids.max back");
 }
 
 void test_cgroup(void)

@@ -2,7 +2,7 @@
  * the spec, and the hand-assembled eBPF program run through a small
  * interpreter (nothing is loaded into the host kernel). */
 #include "tap.h"
-#include "src/lib/cgroup.h"
+#include "src/lib/cgroup_devices.h"
 
 #include <linux/bpf.h>
 #include <stdint.h>

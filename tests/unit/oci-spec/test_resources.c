@@ -40,3 +40,20 @@ TEST(resources_document_errors)
 	free(err);
 	CHECK(res == NULL);
 }
+
+TEST(linux_resources_document_errors)
+{
+	struct oci_resources *res = NULL;
+	char *err = NULL;
+
+	CHECK(oci_linux_resources_parse_string("{\"memory\": {\"limit\": \"1G\"}}", 27, &res,
+					       &err) == -1);
+	CHECK_STR(err, "linux.resources.memory.limit: expected an integer, got string");
+	free(err);
+	CHECK(oci_linux_resources_parse_string("{\"cpu\": ", 8, &res, &err) == -1);
+	CHECK_STR(err, "linux.resources: parse error at line 1, column 9: premature EOF");
+	free(err);
+	CHECK(oci_linux_resources_parse_string("{\"pids\": {\"limit\": 3}}", 22, &res, &err) == 0);
+	CHECK(res && res->pids && res->pids->limit == 3);
+	oci_resources_free(res);
+}
