@@ -13,8 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/capability.h>
-#include <sys/fsuid.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -32,6 +30,7 @@
 #include "mounts.h"
 #include "network.h"
 #include "pidfile.h"
+#include "procattrs.h"
 #include "seccomp.h"
 #include "state.h"
 #include "terminal.h"
@@ -363,65 +362,16 @@ static int build_mount_tree_as(struct create_ctx *c, kc_error_t *err)
 	return 0;
 }
 
-static int64_t map_to_host(const struct oci_id_mapping *m, size_t n, uint32_t id)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (id >= m[i].container_id && id - m[i].container_id < m[i].size)
-			return (int64_t)m[i].host_id + (id - m[i].container_id);
-	return -1;
-}
-
-/* With a mapped user namespace, the container's filesystems (tmpfs /dev,
- * ...) belong to it: kcrun's root ids are not mapped there (EOVERFLOW on
- * create).  Files are made as the host ids of the container's root instead;
- * changing the fsuid from 0 drops the filesystem capabilities from the
- * effective set, so they are raised again from the permitted set. */
-struct fs_ids {
-	bool changed;
-	uid_t uid;
-	gid_t gid;
-};
-
-static void become_container_root(const struct oci_linux *lx, struct fs_ids *saved)
-{
-	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
-	struct __user_cap_data_struct data[2];
-	int64_t uid = map_to_host(lx->uid_mappings, lx->uid_mappings_len, 0);
-	int64_t gid = map_to_host(lx->gid_mappings, lx->gid_mappings_len, 0);
-
-	saved->changed = false;
-	if (uid < 0 || gid < 0)
-		return;
-	saved->gid = (gid_t)setfsgid((gid_t)gid);
-	saved->uid = (uid_t)setfsuid((uid_t)uid);
-	saved->changed = true;
-	if (syscall(SYS_capget, &hdr, data) == 0) {
-		data[0].effective = data[0].permitted;
-		data[1].effective = data[1].permitted;
-		syscall(SYS_capset, &hdr, data);
-	}
-}
-
-static void restore_fs_ids(const struct fs_ids *saved)
-{
-	if (!saved->changed)
-		return;
-	setfsuid(saved->uid);
-	setfsgid(saved->gid);
-}
-
 static int build_mount_tree(struct create_ctx *c, kc_error_t *err)
 {
-	struct fs_ids saved = {0};
+	struct kc_fs_ids saved = {0};
 	int ret;
 
 	if (oci_linux_find_namespace(c->spec->linux_, OCI_NS_USER) &&
 	    c->spec->linux_->uid_mappings_len)
-		become_container_root(c->spec->linux_, &saved);
+		kc_userns_become_root(c->spec->linux_, &saved);
 	ret = build_mount_tree_as(c, err);
-	restore_fs_ids(&saved);
+	kc_userns_restore_fs_ids(&saved);
 	return ret;
 }
 
@@ -472,24 +422,6 @@ static char *hook_state(struct create_ctx *c, enum oci_status status)
 	if (oci_state_to_hook_json(&st, &json) < 0)
 		return NULL;
 	return json;
-}
-
-static int write_oom_score_adj(pid_t pid, int value, kc_error_t *err)
-{
-	char path[64], buf[16];
-	int fd, n;
-
-	snprintf(path, sizeof(path), "/proc/%d/oom_score_adj", (int)pid);
-	n = snprintf(buf, sizeof(buf), "%d", value);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return kc_error_set(err, errno, "process.oomScoreAdj: open %s", path);
-	if (write(fd, buf, (size_t)n) != n) {
-		close(fd);
-		return kc_error_set(err, errno, "process.oomScoreAdj: write %s", path);
-	}
-	close(fd);
-	return 0;
 }
 
 /* poststart and poststop run after create has returned (start, delete):
@@ -660,7 +592,7 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 		leave_cgroup(&c);
 
 	if (c.spec->process->has_oom_score_adj &&
-	    write_oom_score_adj(c.pid, c.spec->process->oom_score_adj, err) < 0)
+	    kc_procattrs_oom_score_adj(c.pid, c.spec->process->oom_score_adj, err) < 0)
 		goto fail;
 	state_json = hook_state(&c, OCI_STATUS_CREATING);
 	if (state_json == NULL) {

@@ -215,3 +215,21 @@ int kc_procattrs_apply(const struct oci_process *p, const struct oci_linux *lx, 
 		return -1;
 	return 0;
 }
+
+int kc_procattrs_oom_score_adj(pid_t pid, int value, kc_error_t *err)
+{
+	char path[64], buf[16];
+	int fd, n;
+
+	snprintf(path, sizeof(path), "/proc/%d/oom_score_adj", (int)pid);
+	n = snprintf(buf, sizeof(buf), "%d", value);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return kc_error_set(err, errno, "process.oomScoreAdj: open %s", path);
+	if (write(fd, buf, (size_t)n) != n) {
+		close(fd);
+		return kc_error_set(err, errno, "process.oomScoreAdj: write %s", path);
+	}
+	close(fd);
+	return 0;
+}

@@ -1,9 +1,12 @@
-/* Attributes of the container's process that init sets on itself before
- * execve (they all survive it, or take effect at it): linux.personality,
- * process.scheduler, process.ioPriority, process.execCPUAffinity,
- * process.apparmorProfile and process.selinuxLabel. */
+/* Attributes of the container's process: those init sets on itself before
+ * execve (they all survive it, or take effect at it): process.rlimits,
+ * linux.personality, process.scheduler, process.ioPriority,
+ * process.execCPUAffinity, process.apparmorProfile and process.selinuxLabel;
+ * and process.oomScoreAdj, which the parent writes for init. */
 #ifndef KCRUN_PROCATTRS_H
 #define KCRUN_PROCATTRS_H
+
+#include <sys/types.h>
 
 #include "error.h"
 #include "oci-spec/spec.h"
@@ -19,5 +22,9 @@ int kc_procattrs_apply(const struct oci_process *p, const struct oci_linux *lx, 
 
 /* execCPUAffinity.final: just before execve. */
 int kc_procattrs_final(const struct oci_process *p, kc_error_t *err);
+
+/* process.oomScoreAdj: written by the parent into /proc/<init>, right after
+ * fork_into_container. */
+int kc_procattrs_oom_score_adj(pid_t pid, int value, kc_error_t *err);
 
 #endif

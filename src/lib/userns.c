@@ -6,6 +6,8 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/capability.h>
+#include <sys/fsuid.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -69,4 +71,42 @@ out:
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	return fd;
+}
+
+static int64_t map_to_host(const struct oci_id_mapping *m, size_t n, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (id >= m[i].container_id && id - m[i].container_id < m[i].size)
+			return (int64_t)m[i].host_id + (id - m[i].container_id);
+	return -1;
+}
+
+void kc_userns_become_root(const struct oci_linux *lx, struct kc_fs_ids *saved)
+{
+	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
+	struct __user_cap_data_struct data[2];
+	int64_t uid = map_to_host(lx->uid_mappings, lx->uid_mappings_len, 0);
+	int64_t gid = map_to_host(lx->gid_mappings, lx->gid_mappings_len, 0);
+
+	saved->changed = false;
+	if (uid < 0 || gid < 0)
+		return;
+	saved->gid = (gid_t)setfsgid((gid_t)gid);
+	saved->uid = (uid_t)setfsuid((uid_t)uid);
+	saved->changed = true;
+	if (syscall(SYS_capget, &hdr, data) == 0) {
+		data[0].effective = data[0].permitted;
+		data[1].effective = data[1].permitted;
+		syscall(SYS_capset, &hdr, data);
+	}
+}
+
+void kc_userns_restore_fs_ids(const struct kc_fs_ids *saved)
+{
+	if (!saved->changed)
+		return;
+	setfsuid(saved->uid);
+	setfsgid(saved->gid);
 }

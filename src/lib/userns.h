@@ -6,10 +6,28 @@
 #ifndef KCRUN_USERNS_H
 #define KCRUN_USERNS_H
 
+#include <stdbool.h>
+#include <sys/types.h>
+
 #include "error.h"
 #include "oci-spec/spec.h"
 
 /* Returns an fd of a new user namespace mapped as linux.{uid,gid}Mappings. */
 int kc_userns_create_mapped(const struct oci_linux *lx, kc_error_t *err);
+
+/* With a mapped user namespace, the container's filesystems (tmpfs /dev,
+ * ...) belong to it: kcrun's root ids are not mapped there (EOVERFLOW on
+ * create).  Files are made as the host ids of the container's root instead;
+ * changing the fsuid from 0 drops the filesystem capabilities from the
+ * effective set, so they are raised again from the permitted set.
+ * kc_userns_become_root() does that (nothing when the container's root is not
+ * mapped); kc_userns_restore_fs_ids() goes back. */
+struct kc_fs_ids {
+	bool changed;
+	uid_t uid;
+	gid_t gid;
+};
+void kc_userns_become_root(const struct oci_linux *lx, struct kc_fs_ids *saved);
+void kc_userns_restore_fs_ids(const struct kc_fs_ids *saved);
 
 #endif
