@@ -99,80 +99,9 @@ static const char *const feature_hooks[] = {
 	"prestart", "createRuntime", "createContainer", "startContainer", "poststart", "poststop",
 };
 
-/* The mount options runc 1.1 recognises; kcrun's mounts.c handles the same. */
-static const char *const feature_mount_options[] = {
-	"acl",		"async",       "atime",		 "bind",
-	"defaults",	"dev",	       "diratime",	 "dirsync",
-	"exec",		"iversion",    "lazytime",	 "loud",
-	"mand",		"noacl",       "noatime",	 "nodev",
-	"nodiratime",	"noexec",      "noiversion",	 "nolazytime",
-	"nomand",	"norelatime",  "nostrictatime",	 "nosuid",
-	"nosymfollow",	"private",     "ratime",	 "rbind",
-	"rdev",		"rdiratime",   "relatime",	 "remount",
-	"rexec",	"rnoatime",    "rnodev",	 "rnodiratime",
-	"rnoexec",	"rnorelatime", "rnostrictatime", "rnosuid",
-	"rnosymfollow", "ro",	       "rprivate",	 "rrelatime",
-	"rro",		"rrw",	       "rshared",	 "rslave",
-	"rstrictatime", "rsuid",       "rsymfollow",	 "runbindable",
-	"rw",		"shared",      "silent",	 "slave",
-	"strictatime",	"suid",	       "symfollow",	 "sync",
-	"tmpcopyup",	"unbindable",
-};
-
 /* What container_create() can make (no time namespace in the kernel API). */
 static const char *const feature_namespaces[] = {
 	"cgroup", "ipc", "mount", "network", "pid", "user", "uts",
-};
-
-static const char *const feature_capabilities[] = {
-	"CAP_CHOWN",
-	"CAP_DAC_OVERRIDE",
-	"CAP_DAC_READ_SEARCH",
-	"CAP_FOWNER",
-	"CAP_FSETID",
-	"CAP_KILL",
-	"CAP_SETGID",
-	"CAP_SETUID",
-	"CAP_SETPCAP",
-	"CAP_LINUX_IMMUTABLE",
-	"CAP_NET_BIND_SERVICE",
-	"CAP_NET_BROADCAST",
-	"CAP_NET_ADMIN",
-	"CAP_NET_RAW",
-	"CAP_IPC_LOCK",
-	"CAP_IPC_OWNER",
-	"CAP_SYS_MODULE",
-	"CAP_SYS_RAWIO",
-	"CAP_SYS_CHROOT",
-	"CAP_SYS_PTRACE",
-	"CAP_SYS_PACCT",
-	"CAP_SYS_ADMIN",
-	"CAP_SYS_BOOT",
-	"CAP_SYS_NICE",
-	"CAP_SYS_RESOURCE",
-	"CAP_SYS_TIME",
-	"CAP_SYS_TTY_CONFIG",
-	"CAP_MKNOD",
-	"CAP_LEASE",
-	"CAP_AUDIT_WRITE",
-	"CAP_AUDIT_CONTROL",
-	"CAP_SETFCAP",
-	"CAP_MAC_OVERRIDE",
-	"CAP_MAC_ADMIN",
-	"CAP_SYSLOG",
-	"CAP_WAKE_ALARM",
-	"CAP_BLOCK_SUSPEND",
-	"CAP_AUDIT_READ",
-	"CAP_PERFMON",
-	"CAP_BPF",
-	"CAP_CHECKPOINT_RESTORE",
-};
-
-static const char *const feature_seccomp_archs[] = {
-	"SCMP_ARCH_AARCH64",   "SCMP_ARCH_ARM",	   "SCMP_ARCH_MIPS",	 "SCMP_ARCH_MIPS64",
-	"SCMP_ARCH_MIPS64N32", "SCMP_ARCH_MIPSEL", "SCMP_ARCH_MIPSEL64", "SCMP_ARCH_MIPSEL64N32",
-	"SCMP_ARCH_PPC",       "SCMP_ARCH_PPC64",  "SCMP_ARCH_PPC64LE",	 "SCMP_ARCH_S390",
-	"SCMP_ARCH_S390X",     "SCMP_ARCH_X32",	   "SCMP_ARCH_X86",	 "SCMP_ARCH_X86_64",
 };
 
 static const char *const feature_seccomp_flags[] = {
@@ -221,7 +150,10 @@ static const char *op_name(int i)
  * prints it (4 spaces, trailing newline). */
 int oci_features_to_json(char **out)
 {
+	/* the closed sets of names.c, filtered to what `features` lists */
+	const char *names[128];
 	struct gen gen;
+	size_t i, n;
 
 	if (oci_gen_begin(&gen) < 0)
 		return -1;
@@ -231,14 +163,17 @@ int oci_features_to_json(char **out)
 	oci_gen_key(&gen, "ociVersionMax");
 	oci_gen_string(&gen, OCI_SPEC_VERSION);
 	oci_gen_key_strv(&gen, "hooks", feature_hooks, N_ELEMENTS(feature_hooks));
-	oci_gen_key_strv(&gen, "mountOptions", feature_mount_options,
-			 N_ELEMENTS(feature_mount_options));
+	for (i = 0, n = 0; i < oci_mount_options_len && n < N_ELEMENTS(names); i++)
+		if (oci_mount_options[i].feature)
+			names[n++] = oci_mount_options[i].name;
+	oci_gen_key_strv(&gen, "mountOptions", names, n);
 
 	oci_gen_key(&gen, "linux");
 	oci_gen_map_open(&gen);
 	oci_gen_key_strv(&gen, "namespaces", feature_namespaces, N_ELEMENTS(feature_namespaces));
-	oci_gen_key_strv(&gen, "capabilities", feature_capabilities,
-			 N_ELEMENTS(feature_capabilities));
+	for (n = 0; n < OCI_CAPABILITY_COUNT; n++)
+		names[n] = oci_capability_name((int)n);
+	oci_gen_key_strv(&gen, "capabilities", names, n);
 	oci_gen_key(&gen, "cgroup");
 	oci_gen_map_open(&gen);
 	oci_gen_key(&gen, "v1");
@@ -258,7 +193,10 @@ int oci_features_to_json(char **out)
 	oci_gen_bool(&gen, true);
 	gen_sorted_names(&gen, "actions", action_name, OCI_SECCOMP_ACT__COUNT);
 	gen_sorted_names(&gen, "operators", op_name, OCI_SECCOMP_CMP__COUNT);
-	oci_gen_key_strv(&gen, "archs", feature_seccomp_archs, N_ELEMENTS(feature_seccomp_archs));
+	for (i = 0, n = 0; i < oci_seccomp_archs_len && n < N_ELEMENTS(names); i++)
+		if (oci_seccomp_archs[i].feature)
+			names[n++] = oci_seccomp_archs[i].name;
+	oci_gen_key_strv(&gen, "archs", names, n);
 	oci_gen_key_strv(&gen, "knownFlags", feature_seccomp_flags,
 			 N_ELEMENTS(feature_seccomp_flags));
 	oci_gen_key_strv(&gen, "supportedFlags", feature_seccomp_flags,

@@ -73,24 +73,13 @@ static int parse_capabilities(struct parse_ctx *ctx, const struct json_value *ob
 	return 0;
 }
 
-static const char *const rlimit_names[] = {
-	"RLIMIT_AS",	 "RLIMIT_CORE",	  "RLIMIT_CPU",	       "RLIMIT_DATA",
-	"RLIMIT_FSIZE",	 "RLIMIT_LOCKS",  "RLIMIT_MEMLOCK",    "RLIMIT_MSGQUEUE",
-	"RLIMIT_NICE",	 "RLIMIT_NOFILE", "RLIMIT_NPROC",      "RLIMIT_RSS",
-	"RLIMIT_RTPRIO", "RLIMIT_RTTIME", "RLIMIT_SIGPENDING", "RLIMIT_STACK",
-};
-
 static int parse_rlimit(struct parse_ctx *ctx, const struct json_value *obj, void *dst)
 {
 	struct oci_rlimit *rlimit = dst;
-	size_t i;
 
 	if (oci_get_string(ctx, obj, "type", true, 64, &rlimit->type) < 0)
 		return -1;
-	for (i = 0; i < sizeof(rlimit_names) / sizeof(rlimit_names[0]); i++)
-		if (strcmp(rlimit->type, rlimit_names[i]) == 0)
-			break;
-	if (i == sizeof(rlimit_names) / sizeof(rlimit_names[0]))
+	if (oci_rlimit_from_name(rlimit->type) < 0)
 		return oci_ctx_fail(ctx, "type", "unknown rlimit \"%s\"", rlimit->type);
 	if (oci_get_u64(ctx, obj, "hard", true, NULL, &rlimit->hard) < 0 ||
 	    oci_get_u64(ctx, obj, "soft", true, NULL, &rlimit->soft) < 0)

@@ -5,16 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Architectures libseccomp 2.5 knows (what runc accepts). */
-static const char *const seccomp_archs[] = {
-	"SCMP_ARCH_X86",     "SCMP_ARCH_X86_64",   "SCMP_ARCH_X32",	    "SCMP_ARCH_ARM",
-	"SCMP_ARCH_AARCH64", "SCMP_ARCH_MIPS",	   "SCMP_ARCH_MIPS64",	    "SCMP_ARCH_MIPS64N32",
-	"SCMP_ARCH_MIPSEL",  "SCMP_ARCH_MIPSEL64", "SCMP_ARCH_MIPSEL64N32", "SCMP_ARCH_PPC",
-	"SCMP_ARCH_PPC64",   "SCMP_ARCH_PPC64LE",  "SCMP_ARCH_S390",	    "SCMP_ARCH_S390X",
-	"SCMP_ARCH_PARISC",  "SCMP_ARCH_PARISC64", "SCMP_ARCH_RISCV64",	    "SCMP_ARCH_LOONGARCH64",
-	"SCMP_ARCH_M68K",    "SCMP_ARCH_SH",	   "SCMP_ARCH_SHEB",
-};
-
 static const char *const seccomp_flags[] = {
 	"SECCOMP_FILTER_FLAG_TSYNC",
 	"SECCOMP_FILTER_FLAG_LOG",
@@ -22,25 +12,25 @@ static const char *const seccomp_flags[] = {
 	"SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV",
 };
 
-static bool in_set(const char *s, const char *const *set, size_t n)
+static bool known_flag(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		if (strcmp(s, set[i]) == 0)
+	for (i = 0; i < sizeof(seccomp_flags) / sizeof(seccomp_flags[0]); i++)
+		if (strcmp(name, seccomp_flags[i]) == 0)
 			return true;
 	return false;
 }
 
 /* Checks every string of an already parsed array against a set. */
 static int check_strv(struct parse_ctx *ctx, const char *key, char **strv, size_t len,
-		      const char *const *set, size_t n, const char *what)
+		      bool (*known)(const char *name), const char *what)
 {
 	size_t i, mark;
 	int rc;
 
 	for (i = 0; i < len; i++) {
-		if (in_set(strv[i], set, n))
+		if (known(strv[i]))
 			continue;
 		mark = oci_ctx_enter_key(ctx, key);
 		if (mark == (size_t)-1 || oci_ctx_enter_index(ctx, i) == (size_t)-1)
@@ -116,11 +106,10 @@ int oci_parse_seccomp(struct parse_ctx *ctx, const struct json_value *obj, void 
 	    oci_get_strv(ctx, obj, "architectures", 64, &seccomp->architectures,
 			 &seccomp->architectures_len) < 0 ||
 	    check_strv(ctx, "architectures", seccomp->architectures, seccomp->architectures_len,
-		       seccomp_archs, sizeof(seccomp_archs) / sizeof(seccomp_archs[0]),
-		       "seccomp architecture") < 0 ||
+		       oci_seccomp_arch_known, "seccomp architecture") < 0 ||
 	    oci_get_strv(ctx, obj, "flags", 64, &seccomp->flags, &seccomp->flags_len) < 0 ||
-	    check_strv(ctx, "flags", seccomp->flags, seccomp->flags_len, seccomp_flags,
-		       sizeof(seccomp_flags) / sizeof(seccomp_flags[0]), "seccomp flag") < 0 ||
+	    check_strv(ctx, "flags", seccomp->flags, seccomp->flags_len, known_flag,
+		       "seccomp flag") < 0 ||
 	    oci_get_string(ctx, obj, "listenerPath", false, OCI_PATH_MAX_LEN,
 			   &seccomp->listener_path) < 0 ||
 	    oci_get_string(ctx, obj, "listenerMetadata", false, 4096,

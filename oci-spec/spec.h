@@ -197,6 +197,49 @@ struct oci_hooks {
 	size_t poststop_len;
 };
 
+/* ---------- closed sets of names (names.c) ---------- */
+
+/* mounts[].options: what each known name means to the runtime. */
+enum oci_mount_option_kind {
+	OCI_MOUNT_OPT_DATA,        /* no mount flag: handed to the filesystem as is */
+	OCI_MOUNT_OPT_IGNORED,     /* means nothing to a mount made with the new mount API */
+	OCI_MOUNT_OPT_BIND,        /* bind; rbind (recursive) */
+	OCI_MOUNT_OPT_ATTR,        /* sets (or, clear, clears) the MOUNT_ATTR_* value;
+				    * rro (recursive) only sets it */
+	OCI_MOUNT_OPT_ATIME,       /* value is the MOUNT_ATTR__ATIME mode */
+	OCI_MOUNT_OPT_PROPAGATION, /* value is MS_PRIVATE, MS_SHARED, MS_SLAVE or MS_UNBINDABLE */
+};
+struct oci_mount_option {
+	const char *name;
+	enum oci_mount_option_kind kind;
+	uint64_t value;
+	bool clear;
+	bool recursive;
+	bool feature; /* listed by `features` */
+};
+extern const struct oci_mount_option oci_mount_options[];
+extern const size_t oci_mount_options_len;
+/* NULL for a name kcrun does not know (a filesystem option: "mode=755"). */
+const struct oci_mount_option *oci_mount_option_find(const char *name);
+
+/* Capabilities, CAP_CHOWN (0) .. CAP_CHECKPOINT_RESTORE (40). */
+#define OCI_CAPABILITY_COUNT 41
+const char *oci_capability_name(int cap); /* NULL when out of range */
+/* The number of a "CAP_..." name (any case), -1 if unknown. */
+int oci_capability_from_name(const char *name);
+
+/* process.rlimits[].type -> RLIMIT_*, -1 if unknown. */
+int oci_rlimit_from_name(const char *name);
+
+/* linux.seccomp.architectures names. */
+struct oci_seccomp_arch {
+	const char *name; /* "SCMP_ARCH_X86_64" */
+	bool feature;     /* listed by `features` */
+};
+extern const struct oci_seccomp_arch oci_seccomp_archs[];
+extern const size_t oci_seccomp_archs_len;
+bool oci_seccomp_arch_known(const char *name);
+
 /* ---------- linux: namespaces, devices ---------- */
 
 enum oci_namespace_type {

@@ -18,6 +18,7 @@
 #include "cleanup.h"
 #include "init.h"
 #include "buf.h"
+#include "fileio.h"
 #include "log.h"
 #include "pidfile.h"
 #include "seccomp.h"
@@ -25,47 +26,16 @@
 #include "terminal.h"
 #include "oci-spec/spec.h"
 
-static char *read_file(const char *path, size_t *len, kc_error_t *err)
-{
-	FILE *f = fopen(path, "re");
-	char *buf = NULL;
-	size_t cap = 0, n;
-
-	*len = 0;
-	if (f == NULL) {
-		kc_error_set(err, errno, "open %s", path);
-		return NULL;
-	}
-	for (;;) {
-		if (*len + 4096 + 1 > cap) {
-			char *p = realloc(buf, cap = cap ? cap * 2 : 8192);
-
-			if (p == NULL)
-				break;
-			buf = p;
-		}
-		n = fread(buf + *len, 1, cap - *len - 1, f);
-		*len += n;
-		if (n == 0)
-			break;
-	}
-	fclose(f);
-	if (buf)
-		buf[*len] = '\0';
-	return buf;
-}
-
 /* --process FILE: wrapped in a minimal config so the spec parser checks it. */
 static int parse_process_file(const char *path, struct oci_spec **out, kc_error_t *err)
 {
 	static const char head[] = "{\"ociVersion\":\"1.0.0\",\"process\":";
 	char *body, *json, *msg = NULL;
 	size_t len;
-	int ret;
+	int ret = kc_read_file(path, 0, &body, &len);
 
-	body = read_file(path, &len, err);
-	if (body == NULL)
-		return -1;
+	if (ret < 0)
+		return kc_error_set(err, -ret, "open %s", path);
 	json = malloc(sizeof(head) + len + 2);
 	if (json == NULL) {
 		free(body);
@@ -115,7 +85,7 @@ static int add_caps(const struct kc_exec_opts *o, struct oci_process *p, kc_erro
 		return kc_error_set(err, ENOMEM, "--cap");
 	c = p->capabilities;
 	for (i = 0; i < o->caps_len; i++) {
-		if (kc_cap_from_name(o->caps[i]) < 0) {
+		if (oci_capability_from_name(o->caps[i]) < 0) {
 			kc_buf_printf(&unknown, "%s%s", unknown.len ? " " : "", o->caps[i]);
 			continue;
 		}

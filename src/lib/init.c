@@ -2,21 +2,18 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <limits.h>
-#include <linux/capability.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "creds.h"
+#include "fileio.h"
 #include "hooks.h"
 #include "mounts.h"
 #include "procattrs.h"
@@ -26,45 +23,6 @@
 #include "terminal.h"
 
 #define DEFAULT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-
-static const char *const cap_names[] = {
-	"CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_DAC_READ_SEARCH", "CAP_FOWNER",
-	"CAP_FSETID", "CAP_KILL", "CAP_SETGID", "CAP_SETUID", "CAP_SETPCAP",
-	"CAP_LINUX_IMMUTABLE", "CAP_NET_BIND_SERVICE", "CAP_NET_BROADCAST",
-	"CAP_NET_ADMIN", "CAP_NET_RAW", "CAP_IPC_LOCK", "CAP_IPC_OWNER",
-	"CAP_SYS_MODULE", "CAP_SYS_RAWIO", "CAP_SYS_CHROOT", "CAP_SYS_PTRACE",
-	"CAP_SYS_PACCT", "CAP_SYS_ADMIN", "CAP_SYS_BOOT", "CAP_SYS_NICE",
-	"CAP_SYS_RESOURCE", "CAP_SYS_TIME", "CAP_SYS_TTY_CONFIG", "CAP_MKNOD",
-	"CAP_LEASE", "CAP_AUDIT_WRITE", "CAP_AUDIT_CONTROL", "CAP_SETFCAP",
-	"CAP_MAC_OVERRIDE", "CAP_MAC_ADMIN", "CAP_SYSLOG", "CAP_WAKE_ALARM",
-	"CAP_BLOCK_SUSPEND", "CAP_AUDIT_READ", "CAP_PERFMON", "CAP_BPF",
-	"CAP_CHECKPOINT_RESTORE",
-};
-#define N_CAP_NAMES ((int)(sizeof(cap_names) / sizeof(cap_names[0])))
-
-int kc_cap_from_name(const char *name)
-{
-	int i;
-
-	for (i = 0; i < N_CAP_NAMES; i++)
-		if (strcasecmp(name, cap_names[i]) == 0)
-			return i;
-	return -1;
-}
-
-static const struct {
-	const char *name;
-	int resource;
-} rlimit_names[] = {
-	{"RLIMIT_CPU", RLIMIT_CPU},       {"RLIMIT_FSIZE", RLIMIT_FSIZE},
-	{"RLIMIT_DATA", RLIMIT_DATA},     {"RLIMIT_STACK", RLIMIT_STACK},
-	{"RLIMIT_CORE", RLIMIT_CORE},     {"RLIMIT_RSS", RLIMIT_RSS},
-	{"RLIMIT_NPROC", RLIMIT_NPROC},   {"RLIMIT_NOFILE", RLIMIT_NOFILE},
-	{"RLIMIT_MEMLOCK", RLIMIT_MEMLOCK}, {"RLIMIT_AS", RLIMIT_AS},
-	{"RLIMIT_LOCKS", RLIMIT_LOCKS},   {"RLIMIT_SIGPENDING", RLIMIT_SIGPENDING},
-	{"RLIMIT_MSGQUEUE", RLIMIT_MSGQUEUE}, {"RLIMIT_NICE", RLIMIT_NICE},
-	{"RLIMIT_RTPRIO", RLIMIT_RTPRIO}, {"RLIMIT_RTTIME", RLIMIT_RTTIME},
-};
 
 /* Reports "E<message>" to the parent and exits. */
 static _Noreturn void init_fail(struct kc_init_ctx *ctx, int errnum, const char *fmt, ...)
@@ -127,132 +85,6 @@ static void write_sysctls(struct kc_init_ctx *ctx)
 	}
 }
 
-static void set_rlimits(struct kc_init_ctx *ctx)
-{
-	const struct oci_process *p = ctx->process;
-	size_t i, j;
-
-	for (i = 0; i < p->rlimits_len; i++) {
-		struct rlimit rl = {.rlim_cur = p->rlimits[i].soft, .rlim_max = p->rlimits[i].hard};
-		int resource = -1;
-
-		for (j = 0; j < sizeof(rlimit_names) / sizeof(rlimit_names[0]); j++)
-			if (strcmp(p->rlimits[i].type, rlimit_names[j].name) == 0)
-				resource = rlimit_names[j].resource;
-		if (resource < 0)
-			init_fail(ctx, 0, "process.rlimits[%zu]: unknown rlimit type %s", i,
-				  p->rlimits[i].type);
-		if (setrlimit(resource, &rl) < 0)
-			init_fail(ctx, errno, "setrlimit %s", p->rlimits[i].type);
-	}
-}
-
-static int last_cap(void)
-{
-	static int last = -1;
-	int cap;
-
-	if (last >= 0)
-		return last;
-	for (cap = 0; cap < 64; cap++)
-		if (prctl(PR_CAPBSET_READ, cap, 0, 0, 0) < 0)
-			break;
-	last = cap - 1;
-	return last;
-}
-
-static uint64_t cap_mask(char **names, size_t len)
-{
-	uint64_t mask = 0;
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		int cap = kc_cap_from_name(names[i]);
-
-		if (cap >= 0 && cap <= last_cap())
-			mask |= 1ULL << cap;
-	}
-	return mask;
-}
-
-/* process.capabilities.bounding: dropped while init still has CAP_SETPCAP. */
-static void drop_bounding(struct kc_init_ctx *ctx)
-{
-	const struct oci_capabilities *c = ctx->process->capabilities;
-	uint64_t keep = c ? cap_mask(c->bounding, c->bounding_len) : 0;
-	int cap;
-
-	for (cap = 0; cap <= last_cap(); cap++) {
-		if (keep & (1ULL << cap))
-			continue;
-		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno != EINVAL)
-			init_fail(ctx, errno, "drop capability %d from the bounding set", cap);
-	}
-}
-
-/* effective, permitted, inheritable, then ambient. */
-static void set_capabilities(struct kc_init_ctx *ctx)
-{
-	const struct oci_capabilities *c = ctx->process->capabilities;
-	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
-	struct __user_cap_data_struct data[2];
-	uint64_t eff = 0, perm = 0, inh = 0, amb = 0;
-	int cap;
-
-	if (c) {
-		eff = cap_mask(c->effective, c->effective_len);
-		perm = cap_mask(c->permitted, c->permitted_len);
-		inh = cap_mask(c->inheritable, c->inheritable_len);
-		amb = cap_mask(c->ambient, c->ambient_len);
-	}
-	memset(data, 0, sizeof(data));
-	data[0].effective = (uint32_t)eff;
-	data[1].effective = (uint32_t)(eff >> 32);
-	data[0].permitted = (uint32_t)perm;
-	data[1].permitted = (uint32_t)(perm >> 32);
-	data[0].inheritable = (uint32_t)inh;
-	data[1].inheritable = (uint32_t)(inh >> 32);
-	if (syscall(SYS_capset, &hdr, data) < 0)
-		init_fail(ctx, errno, "capset");
-	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
-		init_fail(ctx, errno, "clear ambient capabilities");
-	for (cap = 0; cap <= last_cap(); cap++) {
-		if (!(amb & (1ULL << cap)))
-			continue;
-		/* runc ignores ambient capabilities that are not also
-		 * permitted and inheritable */
-		if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0) < 0 && errno != EPERM)
-			init_fail(ctx, errno, "raise ambient capability %s", cap_names[cap]);
-	}
-}
-
-static void set_user(struct kc_init_ctx *ctx)
-{
-	const struct oci_user *u = &ctx->process->user;
-	gid_t *groups = NULL;
-	size_t i;
-
-	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)
-		init_fail(ctx, errno, "prctl PR_SET_KEEPCAPS");
-	if (u->additional_gids_len) {
-		groups = calloc(u->additional_gids_len, sizeof(gid_t));
-		if (groups == NULL)
-			init_fail(ctx, ENOMEM, "setgroups");
-		for (i = 0; i < u->additional_gids_len; i++)
-			groups[i] = u->additional_gids[i];
-	}
-	if (setgroups(u->additional_gids_len, groups) < 0 && !(errno == EPERM && !groups))
-		init_fail(ctx, errno, "setgroups");
-	free(groups);
-	if (setresgid(u->gid, u->gid, u->gid) < 0)
-		init_fail(ctx, errno, "setresgid %u", u->gid);
-	if (setresuid(u->uid, u->uid, u->uid) < 0)
-		init_fail(ctx, errno, "setresuid %u", u->uid);
-	if (prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0) < 0)
-		init_fail(ctx, errno, "prctl PR_SET_KEEPCAPS");
-	umask(u->has_umask ? (mode_t)u->umask : 0022);
-}
-
 static const char *env_get(char **env, size_t len, const char *name)
 {
 	size_t n = strlen(name), i;
@@ -298,27 +130,6 @@ static char *resolve_executable(struct kc_init_ctx *ctx)
 	}
 	free(paths);
 	init_fail(ctx, 0, "exec: \"%s\": executable file not found in $PATH", arg0);
-}
-
-/* root.readonly, last of the mount set-up as with runc: the root mount stays
- * writable while the mount points of mounts[] (/var/tmp, /etc/hosts, ...) are
- * created in it.  Only the root mount itself (MS_BIND | MS_REMOUNT is not
- * recursive); the flags it has are kept (in a user namespace they are locked). */
-static int remount_root_readonly(kc_error_t *err)
-{
-	unsigned long flags = MS_BIND | MS_REMOUNT | MS_RDONLY;
-	struct statvfs sv;
-
-	if (statvfs("/", &sv) == 0)
-		flags |= (sv.f_flag & ST_NOSUID ? MS_NOSUID : 0) |
-			 (sv.f_flag & ST_NODEV ? MS_NODEV : 0) |
-			 (sv.f_flag & ST_NOEXEC ? MS_NOEXEC : 0) |
-			 (sv.f_flag & ST_NOATIME ? MS_NOATIME : 0) |
-			 (sv.f_flag & ST_NODIRATIME ? MS_NODIRATIME : 0) |
-			 (sv.f_flag & ST_RELATIME ? MS_RELATIME : 0);
-	if (mount(NULL, "/", NULL, flags, NULL) < 0)
-		return kc_error_set(err, errno, "root.readonly: remount / read-only");
-	return 0;
 }
 
 /* Files of the image that init reads (/etc/passwd) are the image author's:
@@ -378,38 +189,6 @@ static char **build_env(struct kc_init_ctx *ctx)
 		env[i++] = home ? home : (char *)"HOME=/";
 	}
 	return env;
-}
-
-static char *read_all(int fd)
-{
-	size_t len = 0, cap = 4096;
-	char *buf = malloc(cap);
-	ssize_t n;
-
-	while (buf) {
-		if (len + 1 >= cap) {
-			char *p = realloc(buf, cap * 2);
-
-			if (p == NULL)
-				break;
-			buf = p;
-			cap *= 2;
-		}
-		n = read(fd, buf + len, cap - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			break;
-		if (n == 0) {
-			if (len == 0)
-				break; /* the parent died before releasing us */
-			buf[len] = '\0';
-			return buf;
-		}
-		len += (size_t)n;
-	}
-	free(buf);
-	return NULL;
 }
 
 /* The state directory is a host directory: init must not hold it while it
@@ -488,6 +267,7 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 	kc_error_t err = NULL;
 	bool chdir_done;
 	char **env, **argv, *exe, *state_json;
+	size_t state_len;
 
 	if (ctx->cfd >= 0)
 		close(ctx->cfd);
@@ -504,9 +284,8 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 	if (kc_procattrs_initial(p, &err) < 0)
 		init_fail_err(ctx, &err);
 	/* The parent sends the hook state JSON and closes: that is the go. */
-	state_json = read_all(ctx->go_fd);
-	if (state_json == NULL)
-		_exit(1);
+	if (kc_read_fd(ctx->go_fd, 0, &state_json, &state_len) < 0 || state_len == 0)
+		_exit(1); /* the parent died before releasing us */
 	close(ctx->go_fd);
 
 	if (!ctx->joined) {
@@ -536,7 +315,7 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 			close(ctx->hook_fds[i]);
 	}
 	if (!ctx->joined && ctx->spec->root && ctx->spec->root->readonly &&
-	    remount_root_readonly(&err) < 0)
+	    kc_mounts_remount_root_readonly(&err) < 0)
 		init_fail_err(ctx, &err);
 	if (ctx->session_keyring) {
 		char name[300];
@@ -546,8 +325,8 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 		if (syscall(SYS_keyctl, 1, name) < 0 && errno != ENOSYS && errno != EDQUOT)
 			init_fail(ctx, errno, "join session keyring %s", name);
 	}
-	set_rlimits(ctx);
-	if (kc_procattrs_apply(p, ctx->spec ? ctx->spec->linux_ : NULL, &err) < 0)
+	if (kc_procattrs_rlimits(p, &err) < 0 ||
+	    kc_procattrs_apply(p, ctx->spec ? ctx->spec->linux_ : NULL, &err) < 0)
 		init_fail_err(ctx, &err);
 	if (ctx->pty_slave_fd >= 0 && kc_terminal_setup_slave(ctx->pty_slave_fd, &err) < 0)
 		init_fail_err(ctx, &err);
@@ -561,12 +340,13 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 	if (ctx->seccomp && !p->no_new_privileges && kc_seccomp_load(ctx->seccomp, &err) < 0)
 		init_fail_err(ctx, &err);
 
-	drop_bounding(ctx);
-	set_user(ctx);
+	if (kc_creds_drop_bounding(p, &err) < 0 || kc_creds_set_user(p, &err) < 0)
+		init_fail_err(ctx, &err);
 	if (!chdir_done && chdir(p->cwd) < 0)
 		init_fail(ctx, errno, "chdir to cwd (\"%s\") set in config.json failed", p->cwd);
 	verify_cwd(ctx);
-	set_capabilities(ctx);
+	if (kc_creds_set_capabilities(p, &err) < 0)
+		init_fail_err(ctx, &err);
 	if (p->no_new_privileges && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		init_fail(ctx, errno, "prctl PR_SET_NO_NEW_PRIVS");
 

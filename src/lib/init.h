@@ -42,7 +42,4 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx);
 #include "error.h"
 int kc_init_wait_ready(int report_fd, kc_error_t *err);
 
-/* CAP_xxx name -> number, -1 if unknown. */
-int kc_cap_from_name(const char *name);
-
 #endif

@@ -20,10 +20,6 @@
 #include "log.h"
 #include "procfs.h"
 
-#ifndef MOUNT_ATTR_NOSYMFOLLOW
-#define MOUNT_ATTR_NOSYMFOLLOW 0x00200000
-#endif
-
 #include "cleanup.h"
 
 const char *kc_rel_path(const char *path)
@@ -96,51 +92,9 @@ struct mount_opts {
 	size_t data_len;
 };
 
-static const struct {
-	const char *name;
-	bool clear;
-	uint64_t attr;
-} attr_options[] = {
-	{"ro", false, MOUNT_ATTR_RDONLY},       {"rw", true, MOUNT_ATTR_RDONLY},
-	{"nosuid", false, MOUNT_ATTR_NOSUID},   {"suid", true, MOUNT_ATTR_NOSUID},
-	{"nodev", false, MOUNT_ATTR_NODEV},     {"dev", true, MOUNT_ATTR_NODEV},
-	{"noexec", false, MOUNT_ATTR_NOEXEC},   {"exec", true, MOUNT_ATTR_NOEXEC},
-	{"nodiratime", false, MOUNT_ATTR_NODIRATIME}, {"diratime", true, MOUNT_ATTR_NODIRATIME},
-	{"nosymfollow", false, MOUNT_ATTR_NOSYMFOLLOW}, {"symfollow", true, MOUNT_ATTR_NOSYMFOLLOW},
-};
-
-static const struct {
-	const char *name;
-	uint64_t attr;
-} atime_options[] = {
-	{"noatime", MOUNT_ATTR_NOATIME},
-	{"relatime", MOUNT_ATTR_RELATIME},
-	{"strictatime", MOUNT_ATTR_STRICTATIME},
-	{"norelatime", MOUNT_ATTR_STRICTATIME},
-	{"atime", MOUNT_ATTR_RELATIME},
-};
-
-static const struct {
-	const char *name;
-	uint64_t propagation;
-	bool recursive;
-} propagation_options[] = {
-	{"private", MS_PRIVATE, false},     {"rprivate", MS_PRIVATE, true},
-	{"shared", MS_SHARED, false},       {"rshared", MS_SHARED, true},
-	{"slave", MS_SLAVE, false},         {"rslave", MS_SLAVE, true},
-	{"unbindable", MS_UNBINDABLE, false}, {"runbindable", MS_UNBINDABLE, true},
-};
-
-/* Options that mean nothing to a mount made with the new API. */
-static const char *const ignored_options[] = {
-	"defaults", "async", "sync", "dirsync", "loud", "silent", "mand", "nomand",
-	"remount", "auto", "noauto", "user", "nouser", "iversion", "noiversion",
-	"lazytime", "nolazytime", "tmpcopyup", "copy-symlink", NULL,
-};
-
 static int parse_mount_options(const struct oci_mount *m, struct mount_opts *o, kc_error_t *err)
 {
-	size_t i, j;
+	size_t i;
 
 	memset(o, 0, sizeof(*o));
 	o->data = calloc(m->options_len + 1, sizeof(char *));
@@ -149,51 +103,38 @@ static int parse_mount_options(const struct oci_mount *m, struct mount_opts *o, 
 	if (m->type && strcmp(m->type, "bind") == 0)
 		o->bind = true;
 	for (i = 0; i < m->options_len; i++) {
-		const char *opt = m->options[i];
-		bool done = false;
+		const struct oci_mount_option *opt = oci_mount_option_find(m->options[i]);
 
-		if (strcmp(opt, "bind") == 0) {
+		switch (opt ? opt->kind : OCI_MOUNT_OPT_DATA) {
+		case OCI_MOUNT_OPT_BIND:
 			o->bind = true;
-			continue;
-		}
-		if (strcmp(opt, "rbind") == 0) {
-			o->bind = o->recursive = true;
-			continue;
-		}
-		if (strcmp(opt, "rro") == 0) {
-			o->attr_set |= MOUNT_ATTR_RDONLY;
-			continue;
-		}
-		for (j = 0; !done && j < sizeof(attr_options) / sizeof(attr_options[0]); j++) {
-			if (strcmp(opt, attr_options[j].name) != 0)
-				continue;
-			if (attr_options[j].clear) {
-				o->attr_set &= ~attr_options[j].attr;
-				o->attr_clr |= attr_options[j].attr;
+			o->recursive |= opt->recursive;
+			break;
+		case OCI_MOUNT_OPT_ATTR:
+			if (opt->clear) {
+				o->attr_set &= ~opt->value;
+				o->attr_clr |= opt->value;
+			} else if (opt->recursive) {
+				o->attr_set |= opt->value; /* rro */
 			} else {
-				o->attr_set |= attr_options[j].attr;
-				o->attr_clr &= ~attr_options[j].attr;
+				o->attr_set |= opt->value;
+				o->attr_clr &= ~opt->value;
 			}
-			done = true;
-		}
-		for (j = 0; !done && j < sizeof(atime_options) / sizeof(atime_options[0]); j++) {
-			if (strcmp(opt, atime_options[j].name) != 0)
-				continue;
-			o->attr_set = (o->attr_set & ~(uint64_t)MOUNT_ATTR__ATIME) | atime_options[j].attr;
+			break;
+		case OCI_MOUNT_OPT_ATIME:
+			o->attr_set = (o->attr_set & ~(uint64_t)MOUNT_ATTR__ATIME) | opt->value;
 			o->attr_clr |= MOUNT_ATTR__ATIME;
-			done = true;
+			break;
+		case OCI_MOUNT_OPT_PROPAGATION:
+			o->propagation = opt->value;
+			o->rec_propagation = opt->recursive;
+			break;
+		case OCI_MOUNT_OPT_IGNORED:
+			break;
+		case OCI_MOUNT_OPT_DATA:
+			o->data[o->data_len++] = m->options[i];
+			break;
 		}
-		for (j = 0; !done && j < sizeof(propagation_options) / sizeof(propagation_options[0]); j++) {
-			if (strcmp(opt, propagation_options[j].name) != 0)
-				continue;
-			o->propagation = propagation_options[j].propagation;
-			o->rec_propagation = propagation_options[j].recursive;
-			done = true;
-		}
-		for (j = 0; !done && ignored_options[j]; j++)
-			done = strcmp(opt, ignored_options[j]) == 0;
-		if (!done)
-			o->data[o->data_len++] = opt;
 	}
 	return 0;
 }
@@ -259,16 +200,14 @@ static int rootfs_propagation(struct kc_mount_ctx *ctx, int mfd, const struct oc
 			      kc_error_t *err)
 {
 	const char *name = spec->linux_ ? spec->linux_->rootfs_propagation : NULL;
-	size_t i;
+	const struct oci_mount_option *mode;
 
 	if (name == NULL || *name == '\0')
 		return set_propagation(mfd, ctx->rootfs, MS_SLAVE, true, err);
-	for (i = 0; i < sizeof(propagation_options) / sizeof(propagation_options[0]); i++) {
-		if (strcmp(name, propagation_options[i].name) != 0)
-			continue;
-		ctx->rootfs_shared = propagation_options[i].propagation == MS_SHARED;
-		if (set_propagation(mfd, ctx->rootfs, propagation_options[i].propagation,
-				    propagation_options[i].recursive, err) < 0)
+	mode = oci_mount_option_find(name);
+	if (mode && mode->kind == OCI_MOUNT_OPT_PROPAGATION) {
+		ctx->rootfs_shared = mode->value == MS_SHARED;
+		if (set_propagation(mfd, ctx->rootfs, mode->value, mode->recursive, err) < 0)
 			return kc_error_wrap(err, "linux.rootfsPropagation");
 		return 0;
 	}
@@ -567,30 +506,43 @@ void kc_mount_ctx_release(struct kc_mount_ctx *ctx)
 	ctx->deferred_readonly_len = 0;
 }
 
+/* A read-only bind remount of the mount at path that keeps the flags it
+ * has (statvfs -> MS_*): in a user namespace they are locked. */
+static int remount_readonly(const char *path)
+{
+	unsigned long flags = MS_BIND | MS_REMOUNT | MS_RDONLY;
+	struct statvfs sv;
+
+	if (statvfs(path, &sv) == 0)
+		flags |= (sv.f_flag & ST_NOSUID ? MS_NOSUID : 0) |
+			 (sv.f_flag & ST_NODEV ? MS_NODEV : 0) |
+			 (sv.f_flag & ST_NOEXEC ? MS_NOEXEC : 0) |
+			 (sv.f_flag & ST_NOATIME ? MS_NOATIME : 0) |
+			 (sv.f_flag & ST_NODIRATIME ? MS_NODIRATIME : 0) |
+			 (sv.f_flag & ST_RELATIME ? MS_RELATIME : 0);
+	return mount(NULL, path, NULL, flags, NULL);
+}
+
 int kc_mounts_readonly_inside(const char *const *paths, size_t len, kc_error_t *err)
 {
 	size_t i;
 
 	for (i = 0; i < len; i++) {
-		unsigned long flags = 0;
-		struct statvfs sv;
-
 		if (mount(paths[i], paths[i], NULL, MS_BIND | MS_REC, NULL) < 0) {
 			if (errno == ENOENT)
 				continue;
 			return kc_error_set(err, errno, "readonlyPaths: bind `%s`", paths[i]);
 		}
-		/* keep the flags the mount has: in a user namespace they are locked */
-		if (statvfs(paths[i], &sv) == 0)
-			flags = (sv.f_flag & ST_NOSUID ? MS_NOSUID : 0) |
-				(sv.f_flag & ST_NODEV ? MS_NODEV : 0) |
-				(sv.f_flag & ST_NOEXEC ? MS_NOEXEC : 0) |
-				(sv.f_flag & ST_NOATIME ? MS_NOATIME : 0) |
-				(sv.f_flag & ST_NODIRATIME ? MS_NODIRATIME : 0) |
-				(sv.f_flag & ST_RELATIME ? MS_RELATIME : 0);
-		if (mount(NULL, paths[i], NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | flags, NULL) < 0)
+		if (remount_readonly(paths[i]) < 0)
 			return kc_error_set(err, errno, "readonlyPaths: remount `%s` read-only",
 					    paths[i]);
 	}
+	return 0;
+}
+
+int kc_mounts_remount_root_readonly(kc_error_t *err)
+{
+	if (remount_readonly("/") < 0)
+		return kc_error_set(err, errno, "root.readonly: remount / read-only");
 	return 0;
 }

@@ -38,6 +38,11 @@ void kc_mount_ctx_release(struct kc_mount_ctx *ctx);
 
 /* Init side: bind + remount read-only of the deferred readonlyPaths. */
 int kc_mounts_readonly_inside(const char *const *paths, size_t len, kc_error_t *err);
+/* Init side, root.readonly: last of the mount set-up as with runc (the root
+ * mount stays writable while the mount points of mounts[] -- /var/tmp,
+ * /etc/hosts, ... -- are created in it).  Only the root mount itself
+ * (MS_BIND | MS_REMOUNT is not recursive); the flags it has are kept. */
+int kc_mounts_remount_root_readonly(kc_error_t *err);
 
 /* mkdir -p of path (absolute or not) inside the container. */
 int kc_mkdir_p_at(int cfd, const char *path, mode_t mode, kc_error_t *err);

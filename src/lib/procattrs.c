@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/personality.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -231,5 +232,19 @@ int kc_procattrs_oom_score_adj(pid_t pid, int value, kc_error_t *err)
 		return kc_error_set(err, errno, "process.oomScoreAdj: write %s", path);
 	}
 	close(fd);
+	return 0;
+}
+
+int kc_procattrs_rlimits(const struct oci_process *p, kc_error_t *err)
+{
+	size_t i;
+
+	for (i = 0; i < p->rlimits_len; i++) {
+		struct rlimit rl = {.rlim_cur = p->rlimits[i].soft, .rlim_max = p->rlimits[i].hard};
+
+		/* the parser accepted only names of the same table */
+		if (setrlimit(oci_rlimit_from_name(p->rlimits[i].type), &rl) < 0)
+			return kc_error_set(err, errno, "setrlimit %s", p->rlimits[i].type);
+	}
 	return 0;
 }

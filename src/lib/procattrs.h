@@ -15,6 +15,9 @@
  * the process exists). */
 int kc_procattrs_initial(const struct oci_process *p, kc_error_t *err);
 
+/* process.rlimits (setrlimit), before the scheduler and the user change. */
+int kc_procattrs_rlimits(const struct oci_process *p, kc_error_t *err);
+
 /* AppArmor profile, SELinux label, personality, scheduler and ioPriority:
  * while init still holds its capabilities (SCHED_FIFO needs CAP_SYS_NICE).
  * An LSM attribute on a system without that LSM is an error, as in runc. */

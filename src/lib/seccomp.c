@@ -1,6 +1,7 @@
 /* linux.seccomp with libseccomp: see seccomp.h. */
 #include "seccomp.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -8,31 +9,6 @@
 
 /* Arguments a syscall has (SCMP_A0 .. SCMP_A5). */
 #define SYSCALL_MAX_ARGUMENTS 6
-
-static const struct {
-	const char *oci_name;
-	uint32_t token;
-} architectures[] = {
-	{ "SCMP_ARCH_X86", SCMP_ARCH_X86 },
-	{ "SCMP_ARCH_X86_64", SCMP_ARCH_X86_64 },
-	{ "SCMP_ARCH_X32", SCMP_ARCH_X32 },
-	{ "SCMP_ARCH_ARM", SCMP_ARCH_ARM },
-	{ "SCMP_ARCH_AARCH64", SCMP_ARCH_AARCH64 },
-	{ "SCMP_ARCH_MIPS", SCMP_ARCH_MIPS },
-	{ "SCMP_ARCH_MIPS64", SCMP_ARCH_MIPS64 },
-	{ "SCMP_ARCH_MIPS64N32", SCMP_ARCH_MIPS64N32 },
-	{ "SCMP_ARCH_MIPSEL", SCMP_ARCH_MIPSEL },
-	{ "SCMP_ARCH_MIPSEL64", SCMP_ARCH_MIPSEL64 },
-	{ "SCMP_ARCH_MIPSEL64N32", SCMP_ARCH_MIPSEL64N32 },
-	{ "SCMP_ARCH_PPC", SCMP_ARCH_PPC },
-	{ "SCMP_ARCH_PPC64", SCMP_ARCH_PPC64 },
-	{ "SCMP_ARCH_PPC64LE", SCMP_ARCH_PPC64LE },
-	{ "SCMP_ARCH_S390", SCMP_ARCH_S390 },
-	{ "SCMP_ARCH_S390X", SCMP_ARCH_S390X },
-	{ "SCMP_ARCH_PARISC", SCMP_ARCH_PARISC },
-	{ "SCMP_ARCH_PARISC64", SCMP_ARCH_PARISC64 },
-	{ "SCMP_ARCH_RISCV64", SCMP_ARCH_RISCV64 },
-};
 
 /* linux.seccomp.flags: the seccomp(2) SECCOMP_FILTER_FLAG_* names and the
  * libseccomp attribute that sets each. */
@@ -64,13 +40,18 @@ static inline void release_ctxp(scmp_filter_ctx *ctx)
 
 uint32_t kc_seccomp_arch_from_name(const char *name)
 {
+	static const char prefix[] = "SCMP_ARCH_";
+	char arch[32];
 	size_t i;
 
-	for (i = 0; i < sizeof(architectures) / sizeof(architectures[0]); i++) {
-		if (strcmp(architectures[i].oci_name, name) == 0)
-			return architectures[i].token;
-	}
-	return 0;
+	/* libseccomp's own names are the OCI ones without the prefix, in
+	 * lower case ("SCMP_ARCH_X86_64" -> "x86_64"), as runc and crun map them */
+	if (!oci_seccomp_arch_known(name) || strlen(name) - strlen(prefix) >= sizeof(arch))
+		return 0;
+	for (i = 0; name[strlen(prefix) + i]; i++)
+		arch[i] = (char)tolower((unsigned char)name[strlen(prefix) + i]);
+	arch[i] = '\0';
+	return seccomp_arch_resolve_name(arch);
 }
 
 /* The libseccomp action for an OCI action; `path` names the JSON field

@@ -47,8 +47,8 @@ int kc_seccomp_load(scmp_filter_ctx ctx, kc_error_t *err);
 /* NULL-safe. */
 void kc_seccomp_release(scmp_filter_ctx ctx);
 
-/* The libseccomp architecture token for an OCI name ("SCMP_ARCH_X86_64"),
- * 0 if unknown.  Exposed for `features` and tests. */
+/* The libseccomp architecture token for an OCI name ("SCMP_ARCH_X86_64",
+ * one of oci-spec's names), 0 if unknown to either.  Exposed for tests. */
 uint32_t kc_seccomp_arch_from_name(const char *name);
 
 #endif
