@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "lib/buf.h"
+#include "lib/loaded.h"
 #include "lib/log.h"
 #include "lib/state.h"
 
@@ -128,7 +129,7 @@ int kc_cmd_list(struct kc_global *g, int argc, char **argv)
 			free(r->st.owner);
 			r->st.owner = owner_of(g->root, names[i]);
 		}
-		r->status = kc_state_status(g->root, &r->st);
+		r->status = kc_container_status(g->root, &r->st);
 		snprintf(r->pid, sizeof(r->pid), "%d",
 			 r->status == OCI_STATUS_STOPPED ? 0 : (int)r->st.pid);
 		rfc3339nano(&r->st.created, r->created, sizeof(r->created));

@@ -9,8 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "lib/cgroup.h"
-#include "lib/state.h"
+#include "lib/loaded.h"
 
 /* ps(1) with the user's options as its argv, never through a shell:
  * `kcrun ps ID 'x; cmd'` must not run cmd. */
@@ -66,7 +65,7 @@ int kc_cmd_ps(struct kc_global *g, int argc, char **argv)
 		{"format", 'f', KC_OPT_STRING, &format, "select one of: table or json (default: \"table\")"},
 		{NULL, 0, 0, NULL, NULL},
 	};
-	struct kc_state st;
+	struct kc_container c;
 	kc_error_t err = NULL;
 	pid_t *pids = NULL;
 	size_t n = 0, i;
@@ -77,14 +76,13 @@ int kc_cmd_ps(struct kc_global *g, int argc, char **argv)
 
 	if (kc_cli_parse("ps", opts, argc, argv, &first) < 0)
 		return 1;
-	if (kc_state_read(g->root, argv[first], &st, &err) < 0)
+	if (kc_container_load(g->root, argv[first], &c, &err) < 0)
 		return kc_cli_fail(&err);
-	if (st.cgroup_path && *st.cgroup_path && kc_state_status(g->root, &st) != OCI_STATUS_STOPPED &&
-	    kc_cgroup_pids(st.cgroup_path, &pids, &n, &err) < 0) {
-		kc_state_free(&st);
+	if (kc_pids(&c, &pids, &n, &err) < 0) {
+		kc_container_release(&c);
 		return kc_cli_fail(&err);
 	}
-	kc_state_free(&st);
+	kc_container_release(&c);
 	if (strcmp(format, "json") != 0 && strcmp(format, "table") != 0) {
 		free(pids);
 		kc_error_set(&err, 0, "invalid format option");

@@ -1,21 +1,23 @@
 /* kcrun update: runc's flags (--memory, --cpu-quota, --pids-limit, ...) or
  * --resources FILE, into the container's cgroup.
  *
- * The flags become a linux.resources object, written by the same
- * kc_cgroup_apply() as create's, so each maps onto cgroup v2 the way runc
- * 1.1 does (see cgroup.h).  As with runc, a flag left out (or 0) leaves its
- * file alone, and with --resources the other flags are ignored.  Every value
- * is checked before the first write, and what was written before a value
- * the kernel refuses is put back: a failed update changes nothing. */
+ * The flags become a linux.resources object, written by kc_update()
+ * (loaded.h) with the same writers as create's, so each maps onto cgroup v2
+ * the way runc 1.1 does (cgroup_resources.h).  As with runc, a flag left out
+ * (or 0) leaves its file alone, and with --resources the other flags are
+ * ignored.  Every flag is checked here before anything is written; what was
+ * written before a value the kernel refuses is put back, on both inputs: a
+ * failed update changes nothing.  An error about a field a flag set names
+ * the flag. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-#include "lib/cgroup_update.h"
+#include "lib/cgroup_resources.h"
+#include "lib/loaded.h"
 #include "lib/log.h"
-#include "lib/state.h"
 #include "lib/units.h"
 
 struct update_flags {
@@ -38,6 +40,7 @@ static const struct {
 	{"linux.resources.memory.swap", "--memory-swap"},
 	{"linux.resources.cpu.shares", "--cpu-share"},
 	{"linux.resources.cpu.quota", "--cpu-quota/--cpu-period"},
+	{"linux.resources.cpu.period", "--cpu-period"},
 	{"linux.resources.cpu.cpus", "--cpuset-cpus"},
 	{"linux.resources.cpu.mems", "--cpuset-mems"},
 	{"linux.resources.pids.limit", "--pids-limit"},
@@ -89,18 +92,9 @@ static int check_cpuset_list(const char *flag, const char *text, kc_error_t *err
 	return kc_error_set(err, 0, "invalid value for %s: \"%s\" is not a list like 0-3,5", flag, text);
 }
 
-/* cpu.max's quota now (-1: max), kept when only --cpu-period is given:
- * runc writes the quota it remembers together with the new period. */
-static int current_cpu_quota(const char *dir, int64_t *quota, kc_error_t *err)
-{
-	uint64_t period;
-
-	return kc_cgroup_read_cpu_max(dir, quota, &period, err);
-}
-
 /* The flags as a linux.resources object; nothing is written yet. */
-static int resources_from_flags(const struct update_flags *f, const char *dir,
-				struct oci_resources *r, kc_error_t *err)
+static int resources_from_flags(const struct update_flags *f, struct oci_resources *r,
+				kc_error_t *err)
 {
 	struct oci_memory *memory = r->memory;
 	struct oci_cpu *cpu = r->cpu;
@@ -173,8 +167,6 @@ static int resources_from_flags(const struct update_flags *f, const char *dir,
 		if (kc_cgroup_swap_max(memory->swap, memory->limit, swap_max, err) < 0)
 			return kc_error_wrap(err, "--memory-swap");
 	}
-	if (cpu->period != 0 && cpu->quota == 0 && current_cpu_quota(dir, &cpu->quota, err) < 0)
-		return kc_error_wrap(err, "--cpu-period");
 	cpu->has_period = cpu->period != 0;
 	cpu->has_quota = cpu->quota != 0;
 	if (f->kernel_memory || f->kernel_memory_tcp)
@@ -182,38 +174,17 @@ static int resources_from_flags(const struct update_flags *f, const char *dir,
 	return 0;
 }
 
-static int update_from_flags(const struct update_flags *f, const char *dir, kc_error_t *err)
+/* An error about a field a flag set: "<flag>: <error>". */
+static void name_flag(kc_error_t *err)
 {
-	struct oci_memory memory = {0};
-	struct oci_cpu cpu = {0};
-	struct oci_pids pids = {0};
-	struct oci_block_io block_io = {0};
-	struct oci_resources r = {.memory = &memory, .cpu = &cpu, .pids = &pids, .block_io = &block_io};
-	struct kc_cgroup_snapshot before;
 	size_t i;
-	int ret = resources_from_flags(f, dir, &r, err);
 
-	if (ret < 0)
-		goto out;
-	/* The kernel may still refuse a value (cpus that do not exist): put
-	 * back what was written before it, so a failed update changes nothing. */
-	kc_cgroup_snapshot_take(dir, &before);
-	if ((ret = kc_cgroup_apply(dir, &r, err)) == 0) {
-		kc_cgroup_snapshot_free(&before);
-	} else {
-		kc_cgroup_snapshot_restore(dir, &before);
-		for (i = 0; i < sizeof(field_flags) / sizeof(field_flags[0]); i++) {
-			if (*err && strncmp((*err)->msg, field_flags[i].field, strlen(field_flags[i].field)) == 0 &&
-			    (*err)->msg[strlen(field_flags[i].field)] == ':') {
-				kc_error_wrap(err, "%s", field_flags[i].flag);
-				break;
-			}
+	for (i = 0; *err && (*err)->field && i < sizeof(field_flags) / sizeof(field_flags[0]); i++) {
+		if (strcmp((*err)->field, field_flags[i].field) == 0) {
+			kc_error_wrap(err, "%s", field_flags[i].flag);
+			return;
 		}
 	}
-out:
-	free(cpu.cpus);
-	free(cpu.mems);
-	return ret;
 }
 
 int kc_cmd_update(struct kc_global *g, int argc, char **argv)
@@ -247,22 +218,32 @@ int kc_cmd_update(struct kc_global *g, int argc, char **argv)
 		 "The string of Intel RDT/MBA memory bandwidth schema (refused: no Intel RDT support)"},
 		{NULL, 0, 0, NULL, NULL},
 	};
-	struct kc_state st;
+	struct oci_memory memory = {0};
+	struct oci_cpu cpu = {0};
+	struct oci_pids pids = {0};
+	struct oci_block_io block_io = {0};
+	struct oci_resources r = {.memory = &memory, .cpu = &cpu, .pids = &pids, .block_io = &block_io};
+	struct kc_update_request req = {0};
+	struct kc_container c;
 	kc_error_t err = NULL;
 	int first, ret;
 
 	if (kc_cli_parse("update", opts, argc, argv, &first) < 0)
 		return 1;
-	if (kc_state_read(g->root, argv[first], &st, &err) < 0)
+	req.resources_file = f.resources;
+	if (kc_container_load(g->root, argv[first], &c, &err) < 0)
 		return kc_cli_fail(&err);
-	if (kc_state_status(g->root, &st) == OCI_STATUS_STOPPED)
-		ret = kc_error_set(&err, 0, "container not running");
-	else if (st.cgroup_path == NULL || *st.cgroup_path == '\0')
-		ret = kc_error_set(&err, 0, "the container has no cgroup");
-	else if (f.resources)
-		ret = kc_cgroup_update_from_file(st.cgroup_path, f.resources, &err);
-	else
-		ret = update_from_flags(&f, st.cgroup_path, &err);
-	kc_state_free(&st);
+	/* runc's order: what is wrong with the container before the flags */
+	ret = kc_update_check(&c, &err);
+	if (ret == 0 && f.resources == NULL) {
+		ret = resources_from_flags(&f, &r, &err);
+		req.resources = &r;
+		req.keep_cpu_quota = true;
+	}
+	if (ret == 0 && (ret = kc_update(&c, &req, &err)) < 0 && f.resources == NULL)
+		name_flag(&err);
+	free(cpu.cpus);
+	free(cpu.mems);
+	kc_container_release(&c);
 	return ret < 0 ? kc_cli_fail(&err) : 0;
 }

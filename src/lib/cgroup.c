@@ -119,22 +119,17 @@ static int own_cgroup(char *out, size_t out_size)
 	return -ENOENT;
 }
 
-char *kc_cgroup_self(void)
-{
-	char relative[PATH_MAX] = "";
-	char *dir;
-
-	if (own_cgroup(relative, sizeof(relative)) < 0 ||
-	    asprintf(&dir, "%s%s", kc_cgroup_root, relative) < 0)
-		return NULL;
-	return dir;
-}
-
 bool kc_cgroup_v2_mounted(void)
 {
 	struct statfs fs;
 
 	return statfs(KC_CGROUP_MOUNT, &fs) == 0 && fs.f_type == CGROUP2_SUPER_MAGIC;
+}
+
+bool kc_cgroup_dir_valid(const char *dir)
+{
+	return strncmp(dir, KC_CGROUP_MOUNT "/", strlen(KC_CGROUP_MOUNT) + 1) == 0 &&
+	       !strstr(dir, "/../");
 }
 
 static bool is_systemd_path(const char *cgroups_path)

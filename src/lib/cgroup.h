@@ -15,12 +15,9 @@
  *              kc_cgroup_apply()    linux.resources
  *              kc_cgroup_apply_devices()  linux.resources.devices (eBPF;
  *                                   without it every device is allowed)
- *              kc_cgroup_enter(dir, getpid())
- *            Entering before container_create() matters: a new cgroup
- *            namespace (CONTAINER_NEW_CGROUP_NS) is rooted at the caller's
- *            cgroup at creation time, and init (fork_into_container)
- *            inherits the caller's cgroup.  kcrun goes back to its own
- *            cgroup (kc_cgroup_self()) right after the fork.
+ *            init starts in dir: fork_into_container(cfd,
+ *            CONTAINER_FORK_INTO_CGROUP, an O_PATH fd of dir), and a new
+ *            cgroup namespace is rooted there.  kcrun never enters it.
  *            On a failed create: kc_cgroup_destroy().
  *   pause/resume  kc_cgroup_freeze() / kc_cgroup_thaw(); state/list report
  *            "paused" when kc_cgroup_is_frozen().
@@ -47,10 +44,6 @@ extern const char *kc_cgroup_root;
 /* Is a cgroup v2 (unified) hierarchy mounted at KC_CGROUP_MOUNT? */
 bool kc_cgroup_v2_mounted(void);
 
-/* The caller's own cgroup directory under kc_cgroup_root, from the "0::"
- * line of /proc/self/cgroup (malloc'ed; NULL when unknown). */
-char *kc_cgroup_self(void);
-
 /* linux.cgroupsPath -> absolute directory (malloc'ed) under kc_cgroup_root.
  * Empty/NULL: /kcrun/<id>.  Absolute: relative to the cgroup root.
  * Relative: relative to the caller's own cgroup (as runc).  `..` cannot
@@ -58,6 +51,10 @@ char *kc_cgroup_self(void);
  * (--systemd-cgroup is unsupported). */
 int kc_cgroup_resolve(const char *cgroups_path, const char *container_id, char **dir,
 		      kc_error_t *err);
+
+/* Whether dir (read back from a file of the state directory) may name a
+ * container's cgroup: a directory below KC_CGROUP_MOUNT, without "/../". */
+bool kc_cgroup_dir_valid(const char *dir);
 
 /* mkdir -p dir, enabling in every ancestor's cgroup.subtree_control the
  * controllers it has (each separately; one that cannot be enabled is

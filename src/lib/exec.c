@@ -17,6 +17,7 @@
 #include "cgroup.h"
 #include "cleanup.h"
 #include "init.h"
+#include "loaded.h"
 #include "buf.h"
 #include "fileio.h"
 #include "log.h"
@@ -302,7 +303,7 @@ int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_er
 	*pty_master = -1;
 	if (kc_state_read(o->root, o->id, &st, err) < 0)
 		return -1;
-	status = kc_state_status(o->root, &st);
+	status = kc_container_status(o->root, &st);
 	if (status == OCI_STATUS_STOPPED) {
 		kc_error_set(err, 0, "cannot exec in a stopped container");
 		goto out;

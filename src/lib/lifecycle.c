@@ -16,6 +16,7 @@
 #include "cleanup.h"
 #include "hooks.h"
 #include "kcontainer.h"
+#include "loaded.h"
 #include "log.h"
 #include "state.h"
 #include "oci-spec/spec.h"
@@ -62,7 +63,7 @@ int kc_start(const char *root, const char *id, kc_error_t *err)
 	if (lock < 0 || kc_state_read(root, id, &st, err) < 0)
 		return -1;
 	kc_trace("start: locked");
-	status = kc_state_status(root, &st);
+	status = kc_container_status(root, &st);
 	if (status == OCI_STATUS_STOPPED) {
 		kc_error_set(err, 0, "cannot start a container that has stopped");
 		goto out;
@@ -144,7 +145,7 @@ int kc_kill(const char *root, const char *id, int sig, bool all, kc_error_t *err
 
 	if (lock < 0 || kc_state_read(root, id, &st, err) < 0)
 		return -1;
-	status = kc_state_status(root, &st);
+	status = kc_container_status(root, &st);
 	if (status == OCI_STATUS_STOPPED) {
 		if (all && sig != KC_KILL_BAD_SIGNAL)
 			kill_cgroup_members(&st, sig);
@@ -159,7 +160,7 @@ int kc_kill(const char *root, const char *id, int sig, bool all, kc_error_t *err
 	}
 	cfd = kc_container_open(id, CONTAINER_FD_CLOEXEC);
 	if (cfd >= 0) {
-		if (kc_container_kill(cfd, all ? 0 : 1, sig) < 0 && errno != ESRCH)
+		if (kc_container_kill(cfd, sig, all ? CONTAINER_KILL_ALL : 0) < 0 && errno != ESRCH)
 			ret = kc_error_set(err, errno, "unable to signal init");
 		close(cfd);
 	} else if (kill(st.pid, sig) < 0 && errno != ESRCH) {
@@ -179,7 +180,7 @@ static int kill_and_wait(const struct kc_state *st, kc_error_t *err)
 	if (cfd >= 0) {
 		struct pollfd pfd = {.fd = cfd, .events = POLLIN};
 
-		if (kc_container_kill(cfd, 0, SIGKILL) < 0 && errno != ESRCH)
+		if (kc_container_kill(cfd, SIGKILL, CONTAINER_KILL_ALL) < 0 && errno != ESRCH)
 			kc_log_debug("container_kill: %s", strerror(errno));
 		if (poll(&pfd, 1, 10000) < 0)
 			kc_log_debug("poll container fd: %s", strerror(errno));
@@ -238,11 +239,11 @@ static void remove_leftovers(const char *root, const char *id)
 	if (cfd >= 0) {
 		struct pollfd pfd = {.fd = cfd, .events = POLLIN};
 
-		if (kc_container_kill(cfd, 0, SIGKILL) == 0)
+		if (kc_container_kill(cfd, SIGKILL, CONTAINER_KILL_ALL) == 0)
 			poll(&pfd, 1, 10000);
 		close(cfd);
 	}
-	if (cgroup) {
+	if (cgroup && kc_cgroup_dir_valid(cgroup)) {
 		kc_error_t cg_err = NULL;
 
 		if (kc_cgroup_destroy(cgroup, &cg_err) < 0) {
@@ -296,7 +297,7 @@ int kc_delete(const char *root, const char *id, bool force, kc_error_t *err)
 			kc_error_free(err);
 		return force ? 0 : -1;
 	}
-	status = kc_state_status(root, &st);
+	status = kc_container_status(root, &st);
 	switch (status) {
 	case OCI_STATUS_STOPPED:
 		break;

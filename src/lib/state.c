@@ -13,7 +13,6 @@
 #include <unistd.h>
 #include <yajl/yajl_tree.h>
 
-#include "cgroup.h"
 #include "cleanup.h"
 #include "buf.h"
 #include "fileio.h"
@@ -279,26 +278,12 @@ bool kc_state_init_alive(const struct kc_state *st)
 	return start != 0 && start == st->start_time && !zombie;
 }
 
-static bool cgroup_frozen(const char *cgroup_path)
-{
-	kc_error_t err = NULL;
-	bool frozen = false;
-
-	if (cgroup_path == NULL || *cgroup_path == '\0')
-		return false;
-	if (kc_cgroup_is_frozen(cgroup_path, &frozen, &err) < 0)
-		kc_error_free(&err);
-	return frozen;
-}
-
 enum oci_status kc_state_status(const char *root, const struct kc_state *st)
 {
 	char fifo[4096];
 
 	if (!kc_state_init_alive(st))
 		return OCI_STATUS_STOPPED;
-	if (cgroup_frozen(st->cgroup_path))
-		return OCI_STATUS_PAUSED;
 	snprintf(fifo, sizeof(fifo), "%s/%s/%s", root, st->id, KC_EXEC_FIFO);
 	if (access(fifo, F_OK) == 0)
 		return OCI_STATUS_CREATED;
@@ -378,9 +363,6 @@ char *kc_state_recorded_cgroup(const char *root, const char *id)
 	if (n <= 0)
 		return NULL;
 	buf[n] = '\0';
-	/* only ever a directory under the cgroup mount */
-	if (strncmp(buf, KC_CGROUP_MOUNT "/", strlen(KC_CGROUP_MOUNT) + 1) != 0 || strstr(buf, "/../"))
-		return NULL;
 	return strdup(buf);
 }
 

@@ -66,7 +66,9 @@ unsigned long long kc_proc_start_time(pid_t pid, bool *zombie);
  * was opened for (ESRCH once it is gone), whatever reuses its pid. */
 unsigned long long kc_proc_start_time_at(int proc_dir_fd, bool *zombie);
 
-/* created / running / paused / stopped, derived from the live system. */
+/* created / running / stopped, derived from the live process and the exec
+ * fifo.  Paused is the cgroup's business: kc_container_status() (loaded.h)
+ * adds it. */
 enum oci_status kc_state_status(const char *root, const struct kc_state *st);
 /* True when the recorded init is still the live process of that pid. */
 bool kc_state_init_alive(const struct kc_state *st);
@@ -85,8 +87,8 @@ void kc_state_to_oci(const struct kc_state *st, enum oci_status status, int pid,
 int kc_state_lock(const char *root, const char *id, kc_error_t *err);
 
 /* <root>/<id>/cgroup.path: written by create right after it made the
- * cgroup; read back (NULL if absent or not under the cgroup mount) by a
- * delete that has no usable state.json. */
+ * cgroup; read back (NULL if absent) by a delete that has no usable
+ * state.json, which checks it with kc_cgroup_dir_valid(). */
 int kc_state_record_cgroup(int state_dir_fd, const char *cgroup_path, kc_error_t *err);
 char *kc_state_recorded_cgroup(const char *root, const char *id);
 
