@@ -85,25 +85,13 @@ struct create_ctx {
 	struct kc_mount_ctx mounts;
 	char *cgroup_path;    /* absolute directory of the container's cgroup */
 	bool cgroup_made;
-	char *self_cgroup;    /* kcrun's own cgroup, to go back to */
-	bool in_cgroup;       /* kcrun is in the container's cgroup right now */
+	int cgroup_fd;        /* O_PATH fd of cgroup_path: init starts there */
 };
 
-static void leave_cgroup(struct create_ctx *c)
-{
-	kc_error_t err = NULL;
-
-	if (c->self_cgroup && kc_cgroup_enter(c->self_cgroup, getpid(), &err) < 0) {
-		kc_log_debug("back to cgroup %s: %s", c->self_cgroup, err->msg);
-		kc_error_free(&err);
-	}
-	c->in_cgroup = false;
-}
-
-/* linux.cgroupsPath and linux.resources.  kcrun enters the cgroup itself
- * right before container_create: a new cgroup namespace is rooted at the
- * creator's cgroup, and init inherits it through fork_into_container.
- * kcrun goes back to its own cgroup right after the fork. */
+/* linux.cgroupsPath and linux.resources.  Init starts directly in the
+ * container's cgroup (fork_into_container's CONTAINER_FORK_INTO_CGROUP,
+ * as clone3's CLONE_INTO_CGROUP), and a new cgroup namespace is rooted
+ * there; kcrun itself never enters it. */
 static int setup_cgroup(struct create_ctx *c, kc_error_t *err)
 {
 	const struct oci_linux *lx = c->spec->linux_;
@@ -128,10 +116,9 @@ static int setup_cgroup(struct create_ctx *c, kc_error_t *err)
 	 * then linux.devices, then the default allowlist; the rest is denied. */
 	if (kc_cgroup_apply_devices(c->cgroup_path, lx, err) < 0)
 		return -1;
-	c->self_cgroup = kc_cgroup_self();
-	if (kc_cgroup_enter(c->cgroup_path, getpid(), err) < 0)
-		return -1;
-	c->in_cgroup = true;
+	c->cgroup_fd = open(c->cgroup_path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (c->cgroup_fd < 0)
+		return kc_error_set(err, errno, "open cgroup %s", c->cgroup_path);
 	return 0;
 }
 
@@ -156,8 +143,8 @@ static void release_create(struct create_ctx *c, bool failed)
 		kc_hooks_close_executables(c->hook_fds, c->hook_fds_len);
 	kc_seccomp_release(c->seccomp);
 	kc_mount_ctx_release(&c->mounts);
-	if (c->in_cgroup)
-		leave_cgroup(c);
+	if (c->cgroup_fd >= 0)
+		close(c->cgroup_fd);
 	if (failed && c->cfd >= 0)
 		close(c->cfd); /* a never-started container dies with its last fd */
 	if (failed && c->cgroup_made) {
@@ -184,7 +171,6 @@ static void release_create(struct create_ctx *c, bool failed)
 	free(c->config_path);
 	free(c->state_dir);
 	free(c->cgroup_path);
-	free(c->self_cgroup);
 }
 
 static int mkdir_p(const char *path, mode_t mode, kc_error_t *err)
@@ -515,6 +501,7 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 		.lock_fd = -1,
 		.userns_fd = -1,
 		.cfd = -1,
+		.cgroup_fd = -1,
 		.go_fd = -1,
 		.report_fd = -1,
 		.pty_master = -1,
@@ -572,7 +559,7 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 	c.report_fd = report[0];
 
 	kc_trace("mounts, devices, network");
-	c.pid = kc_fork_into_container(c.cfd);
+	c.pid = kc_fork_into_container(c.cfd, c.cgroup_fd, NULL);
 	if (c.pid < 0) {
 		close(go[0]);
 		close(report[1]);
@@ -588,8 +575,6 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 	close(report[1]);
 	close(c.pty_slave);
 	c.pty_slave = -1;
-	if (c.in_cgroup)
-		leave_cgroup(&c);
 
 	if (c.spec->process->has_oom_score_adj &&
 	    kc_procattrs_oom_score_adj(c.pid, c.spec->process->oom_score_adj, err) < 0)

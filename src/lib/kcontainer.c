@@ -13,12 +13,29 @@ bool kc_kernel_has_containers(void)
 
 int kc_container_create(const char *name, unsigned int flags, int userns_fd)
 {
-	return (int)syscall(KC_NR_container_create, name, flags, userns_fd);
+	struct kc_container_args args = {
+		.flags = flags,
+		.name = (uintptr_t)name,
+		.userns_fd = (flags & CONTAINER_USER_NS_FD) && userns_fd >= 0 ?
+				     (uint64_t)userns_fd : 0,
+	};
+
+	return (int)syscall(KC_NR_container_create, &args, sizeof(args));
 }
 
-pid_t kc_fork_into_container(int cfd)
+pid_t kc_fork_into_container(int cfd, int cgroup_fd, int *pidfd)
 {
-	return (pid_t)syscall(KC_NR_fork_into_container, cfd);
+	struct kc_container_fork_args args = { 0 };
+
+	if (cgroup_fd >= 0) {
+		args.flags |= CONTAINER_FORK_INTO_CGROUP;
+		args.cgroup_fd = (uint64_t)cgroup_fd;
+	}
+	if (pidfd) {
+		args.flags |= CONTAINER_FORK_PIDFD;
+		args.pidfd = (uintptr_t)pidfd;
+	}
+	return (pid_t)syscall(KC_NR_fork_into_container, cfd, &args, sizeof(args));
 }
 
 int kc_container_socket(int cfd, int domain, int type, int protocol)
@@ -26,9 +43,9 @@ int kc_container_socket(int cfd, int domain, int type, int protocol)
 	return (int)syscall(KC_NR_container_socket, cfd, domain, type, protocol);
 }
 
-int kc_container_kill(int cfd, int initonly, int sig)
+int kc_container_kill(int cfd, int sig, unsigned int flags)
 {
-	return (int)syscall(KC_NR_container_kill, cfd, initonly, sig);
+	return (int)syscall(KC_NR_container_kill, cfd, sig, flags);
 }
 
 int kc_container_wait(int cfd, int *wstatus, unsigned int options, struct rusage *ru)

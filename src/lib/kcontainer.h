@@ -40,6 +40,26 @@
 
 #define CONTAINER_NAME_MAX         255
 
+/* container_create()'s arguments (versioned by size, as clone3's). */
+struct kc_container_args {
+	uint64_t flags;
+	uint64_t name;		/* const char * */
+	uint64_t userns_fd;	/* with CONTAINER_USER_NS_FD, else 0 */
+};
+
+/* fork_into_container()'s flags and arguments. */
+#define CONTAINER_FORK_PIDFD        0x1	/* store a pidfd (O_CLOEXEC) for init */
+#define CONTAINER_FORK_INTO_CGROUP  0x2	/* start init in the cgroup cgroup_fd */
+
+struct kc_container_fork_args {
+	uint64_t flags;
+	uint64_t pidfd;		/* int *, with CONTAINER_FORK_PIDFD, else 0 */
+	uint64_t cgroup_fd;	/* with CONTAINER_FORK_INTO_CGROUP, else 0 */
+};
+
+/* container_kill()'s flags: without it, only init is signalled. */
+#define CONTAINER_KILL_ALL          0x1
+
 /* Mount API extensions of the series. */
 #define FSCONFIG_SET_CONTAINER         64
 #define MOVE_MOUNT_T_CONTAINER_ROOT    0x80
@@ -49,11 +69,13 @@
 /* True when the running kernel provides container objects. */
 bool kc_kernel_has_containers(void);
 
-/* Raw system calls (return -1 and set errno on failure). */
+/* Raw system calls (return -1 and set errno on failure).  userns_fd is
+ * only passed with CONTAINER_USER_NS_FD; cgroup_fd < 0 forks init into the
+ * caller's cgroup, and pidfd (if not NULL) receives a pidfd for init. */
 int kc_container_create(const char *name, unsigned int flags, int userns_fd);
-pid_t kc_fork_into_container(int cfd);
+pid_t kc_fork_into_container(int cfd, int cgroup_fd, int *pidfd);
 int kc_container_socket(int cfd, int domain, int type, int protocol);
-int kc_container_kill(int cfd, int initonly, int sig);
+int kc_container_kill(int cfd, int sig, unsigned int flags);
 int kc_container_wait(int cfd, int *wstatus, unsigned int options, struct rusage *ru);
 int kc_container_open(const char *name, unsigned int flags);
 int kc_container_setns(int cfd, int nsfd, int nstype);
