@@ -364,7 +364,6 @@ static int build_mount_tree(struct create_ctx *c, kc_error_t *err)
 static int setup_terminal(struct create_ctx *c, kc_error_t *err)
 {
 	const struct oci_process *p = c->spec->process;
-	int pts = -1;
 
 	if (!p->terminal) {
 		if (c->opts->console_socket)
@@ -377,19 +376,8 @@ static int setup_terminal(struct create_ctx *c, kc_error_t *err)
 		return kc_error_set(err, 0,
 				    "cannot allocate tty if kcrun will detach without setting "
 				    "console socket");
-	if (kc_terminal_open_ptmx(c->cfd, "dev/pts/ptmx", &c->pty_master, err) < 0 ||
-	    kc_terminal_create_pty(c->pty_master,
-				   p->has_console_size ? p->console_size.height : 0,
-				   p->has_console_size ? p->console_size.width : 0, &c->pty_slave,
-				   &pts, err) < 0)
-		return -1;
-	if (c->opts->console_socket) {
-		if (kc_terminal_send_master(c->opts->console_socket, c->pty_master, pts, err) < 0)
-			return -1;
-		close(c->pty_master);
-		c->pty_master = -1;
-	}
-	return 0;
+	return kc_terminal_setup(c->cfd, p, c->opts->console_socket, &c->pty_master,
+				 &c->pty_slave, err);
 }
 
 /* runtime-spec state for hooks (status "creating" until init is parked). */

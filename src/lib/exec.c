@@ -334,7 +334,6 @@ int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_er
 	}
 	if (p->terminal) {
 		char ptmx[64];
-		int pts = -1;
 
 		if (o->console_socket == NULL && o->detach) {
 			kc_error_set(err, 0, "cannot allocate tty if kcrun will detach without "
@@ -350,17 +349,8 @@ int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_er
 			kc_error_set(err, errno, "open %s", ptmx);
 			goto out;
 		}
-		if (kc_terminal_open_ptmx(root_fd, "dev/pts/ptmx", &master, err) < 0 ||
-		    kc_terminal_create_pty(master, p->has_console_size ? p->console_size.height : 0,
-					   p->has_console_size ? p->console_size.width : 0, &slave,
-					   &pts, err) < 0)
+		if (kc_terminal_setup(root_fd, p, o->console_socket, &master, &slave, err) < 0)
 			goto out;
-		if (o->console_socket) {
-			if (kc_terminal_send_master(o->console_socket, master, pts, err) < 0)
-				goto out;
-			close(master);
-			master = -1;
-		}
 	}
 	if (spec->linux_ && spec->linux_->seccomp &&
 	    kc_seccomp_build(spec->linux_->seccomp, &seccomp, err) < 0)

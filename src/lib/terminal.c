@@ -86,35 +86,44 @@ int kc_terminal_create_pty(int ptmx_fd, unsigned int rows, unsigned int cols,
 	return 0;
 }
 
-int kc_terminal_send_fd(int sock_fd, int fd, const char *name, kc_error_t *err)
-{
+/* One message of data with room for one SCM_RIGHTS fd. */
+struct fd_message {
 	union {
 		char buf[CMSG_SPACE(sizeof(int))];
 		struct cmsghdr align;
 	} control;
-	struct iovec iov = { .iov_base = (void *)name, .iov_len = strlen(name) };
-	struct msghdr msg = {
-		.msg_iov = &iov,
-		.msg_iovlen = 1,
-		.msg_control = control.buf,
-		.msg_controllen = sizeof(control.buf),
-	};
+	struct iovec iov;
+	struct msghdr msg;
+};
+
+static void fd_message_init(struct fd_message *m, void *data, size_t len)
+{
+	memset(m, 0, sizeof(*m));
+	m->iov.iov_base = data;
+	m->iov.iov_len = len;
+	m->msg.msg_iov = &m->iov;
+	m->msg.msg_iovlen = 1;
+	m->msg.msg_control = m->control.buf;
+	m->msg.msg_controllen = sizeof(m->control.buf);
+}
+
+int kc_terminal_send_fd(int sock_fd, int fd, const char *name, kc_error_t *err)
+{
+	struct fd_message m;
 	struct cmsghdr *cmsg;
 	ssize_t sent;
 
-	if (iov.iov_len == 0) {
-		iov.iov_base = (void *)"-";
-		iov.iov_len = 1;
-	}
-	memset(&control, 0, sizeof(control));
-	cmsg = CMSG_FIRSTHDR(&msg);
+	if (name[0] == '\0')
+		name = "-";
+	fd_message_init(&m, (void *)name, strlen(name));
+	cmsg = CMSG_FIRSTHDR(&m.msg);
 	cmsg->cmsg_level = SOL_SOCKET;
 	cmsg->cmsg_type = SCM_RIGHTS;
 	cmsg->cmsg_len = CMSG_LEN(sizeof(int));
 	memcpy(CMSG_DATA(cmsg), &fd, sizeof(int));
 
 	do
-		sent = sendmsg(sock_fd, &msg, MSG_NOSIGNAL);
+		sent = sendmsg(sock_fd, &m.msg, MSG_NOSIGNAL);
 	while (sent < 0 && errno == EINTR);
 	if (sent < 0)
 		return kc_error_set(err, errno, "send the pty master");
@@ -144,27 +153,18 @@ int kc_terminal_send_master(const char *console_socket, int master_fd, int pts_n
 
 int kc_terminal_recv_fd(int sock_fd, int *fd, kc_error_t *err)
 {
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} control;
+	struct fd_message m;
 	char data[256];
-	struct iovec iov = { .iov_base = data, .iov_len = sizeof(data) };
-	struct msghdr msg = {
-		.msg_iov = &iov,
-		.msg_iovlen = 1,
-		.msg_control = control.buf,
-		.msg_controllen = sizeof(control.buf),
-	};
 	struct cmsghdr *cmsg;
 	ssize_t received;
 
+	fd_message_init(&m, data, sizeof(data));
 	do
-		received = recvmsg(sock_fd, &msg, MSG_CMSG_CLOEXEC);
+		received = recvmsg(sock_fd, &m.msg, MSG_CMSG_CLOEXEC);
 	while (received < 0 && errno == EINTR);
 	if (received < 0)
 		return kc_error_set(err, errno, "receive a file descriptor");
-	cmsg = CMSG_FIRSTHDR(&msg);
+	cmsg = CMSG_FIRSTHDR(&m.msg);
 	if (received == 0 || cmsg == NULL || cmsg->cmsg_level != SOL_SOCKET ||
 	    cmsg->cmsg_type != SCM_RIGHTS || cmsg->cmsg_len != CMSG_LEN(sizeof(int)))
 		return kc_error_set(err, 0, "receive a file descriptor: no fd in the message");
@@ -190,5 +190,24 @@ int kc_terminal_setup_slave(int slave_fd, kc_error_t *err)
 		close(slave_fd);
 	else if (fcntl(slave_fd, F_SETFD, 0) < 0)
 		return kc_error_set(err, errno, "clear close-on-exec on the pty");
+	return 0;
+}
+
+int kc_terminal_setup(int root_fd, const struct oci_process *p, const char *console_socket,
+		      int *master, int *slave, kc_error_t *err)
+{
+	int pts = -1;
+
+	if (kc_terminal_open_ptmx(root_fd, "dev/pts/ptmx", master, err) < 0 ||
+	    kc_terminal_create_pty(*master, p->has_console_size ? p->console_size.height : 0,
+				   p->has_console_size ? p->console_size.width : 0, slave, &pts,
+				   err) < 0)
+		return -1;
+	if (console_socket) {
+		if (kc_terminal_send_master(console_socket, *master, pts, err) < 0)
+			return -1;
+		close(*master);
+		*master = -1;
+	}
 	return 0;
 }

@@ -19,6 +19,7 @@
 #define KCRUN_TERMINAL_H
 
 #include "error.h"
+#include "oci-spec/spec.h"
 
 /* Opens a ptmx node (O_RDWR|O_NOCTTY|O_CLOEXEC) relative to dirfd (a
  * container fd or AT_FDCWD).  Every open of a ptmx makes a new pty pair;
@@ -44,6 +45,14 @@ int kc_terminal_send_master(const char *console_socket, int master_fd, int pts_n
 /* Receives one fd sent by kc_terminal_send_fd() (used by tests and by a
  * future `kcrun run` that owns the terminal itself).  *fd receives it. */
 int kc_terminal_recv_fd(int sock_fd, int *fd, kc_error_t *err);
+
+/* Steps 1 to 3 for create and exec alike: the pty of the devpts at
+ * root_fd's dev/pts (root_fd: the container fd, or init's /proc/PID/root),
+ * sized as process.consoleSize, into *master and *slave; with
+ * console_socket the master is sent there and *master is -1 on return.
+ * On failure the caller closes what *master and *slave hold (>= 0). */
+int kc_terminal_setup(int root_fd, const struct oci_process *p, const char *console_socket,
+		      int *master, int *slave, kc_error_t *err);
 
 /* Init side: makes slave_fd the controlling terminal of a new session and
  * stdin/stdout/stderr of the process; closes slave_fd when it is above 2. */
