@@ -41,8 +41,10 @@ debian: deps
 demo: kernel guest
 	@vm/run -- /usr/lib/kcrun/tests/demo
 
+# The host unit tests alone (oci-spec, then the runtime library and CLI).
 unit: runtime
-	@tests/run-unit
+	@$(MAKE) -s -C oci-spec test
+	@$(MAKE) -s -C tests/unit/lib test
 
 check: kernel guest debian
 	@tests/run-all
