@@ -69,10 +69,13 @@ int kc_cli_parse_opts(const struct kc_command *cmd, struct kc_opt *opts, int arg
 		      int *first_arg);
 const struct kc_command *kc_cli_find_command(const char *name);
 
-/* --systemd-cgroup / --cgroup-manager systemd: refused by create and run. */
-int kc_cli_check_cgroup_manager(const struct kc_global *g);
-/* $LISTEN_FDS (systemd socket activation): fds preserved besides --preserve-fds. */
-int kc_cli_listen_fds(void);
+/* What create and run take from the global flags and the environment:
+ * --systemd-cgroup / --cgroup-manager systemd refused (1, printed),
+ * --cgroup-manager disabled, $LISTEN_FDS (systemd socket activation: fds
+ * preserved besides --preserve-fds).  0, or 1 after printing the error. */
+struct kc_create_opts;
+int kc_cli_create_opts(const struct kc_global *g, const char *id, bool no_new_keyring,
+		       struct kc_create_opts *o);
 
 /* Prints the error once (stderr, and the --log file). Returns 1. */
 int kc_cli_fail(kc_error_t *err);

@@ -8,22 +8,10 @@
 #include "lib/container.h"
 #include "lib/log.h"
 
-int kc_cli_check_cgroup_manager(const struct kc_global *g)
-{
-	kc_error_t err = NULL;
-
-	if (g->systemd_cgroup || (g->cgroup_manager && strcmp(g->cgroup_manager, "systemd") == 0)) {
-		kc_error_set(&err, 0, "systemd cgroup management is not supported by kcrun "
-				      "(use the cgroupfs manager)");
-		return kc_cli_fail(&err);
-	}
-	return 0;
-}
-
 /* systemd socket activation: $LISTEN_FDS fds after stdio pass through too,
  * only when $LISTEN_PID names this process (sd_listen_fds(3)): variables
  * inherited from an activated parent do not pass its fds on. */
-int kc_cli_listen_fds(void)
+static int listen_fds(void)
 {
 	const char *fds = getenv("LISTEN_FDS"), *pid = getenv("LISTEN_PID");
 	char *end;
@@ -39,6 +27,23 @@ int kc_cli_listen_fds(void)
 	if (errno || *fds == '\0' || *end != '\0' || n <= 0 || n > 65536)
 		return 0;
 	return (int)n;
+}
+
+int kc_cli_create_opts(const struct kc_global *g, const char *id, bool no_new_keyring,
+		       struct kc_create_opts *o)
+{
+	kc_error_t err = NULL;
+
+	if (g->systemd_cgroup || (g->cgroup_manager && strcmp(g->cgroup_manager, "systemd") == 0)) {
+		kc_error_set(&err, 0, "systemd cgroup management is not supported by kcrun "
+				      "(use the cgroupfs manager)");
+		return kc_cli_fail(&err);
+	}
+	o->id = id;
+	o->no_new_keyring = no_new_keyring;
+	o->preserve_fds += listen_fds();
+	o->no_cgroup = g->cgroup_manager && strcmp(g->cgroup_manager, "disabled") == 0;
+	return 0;
 }
 
 int kc_cmd_create(struct kc_global *g, int argc, char **argv)
@@ -66,12 +71,8 @@ int kc_cmd_create(struct kc_global *g, int argc, char **argv)
 
 	if (kc_cli_parse("create", opts, argc, argv, &first) < 0)
 		return 1;
-	if (kc_cli_check_cgroup_manager(g))
+	if (kc_cli_create_opts(g, argv[first], no_new_keyring, &o))
 		return 1;
-	o.id = argv[first];
-	o.no_new_keyring = no_new_keyring;
-	o.preserve_fds += kc_cli_listen_fds();
-	o.no_cgroup = g->cgroup_manager && strcmp(g->cgroup_manager, "disabled") == 0;
 	kc_log_debug("create: container %s from bundle %s", o.id, o.bundle ? o.bundle : ".");
 	if (kc_create(&o, &created, &err) < 0)
 		return kc_cli_fail(&err);

@@ -42,12 +42,8 @@ int kc_cmd_run(struct kc_global *g, int argc, char **argv)
 
 	if (kc_cli_parse("run", opts, argc, argv, &first) < 0)
 		return 1;
-	if (kc_cli_check_cgroup_manager(g))
+	if (kc_cli_create_opts(g, argv[first], no_new_keyring, &o))
 		return 1;
-	o.id = argv[first];
-	o.no_new_keyring = no_new_keyring;
-	o.preserve_fds += kc_cli_listen_fds();
-	o.no_cgroup = g->cgroup_manager && strcmp(g->cgroup_manager, "disabled") == 0;
 	if (!detach && !no_subreaper)
 		prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	if (!detach)

@@ -199,26 +199,27 @@ static const char *verifier_verdict(char *log)
 	return log;
 }
 
+static void fill_load_attr(union bpf_attr *attr, const struct bpf_insn *program, size_t count)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->prog_type = BPF_PROG_TYPE_CGROUP_DEVICE;
+	attr->insns = (uintptr_t)program;
+	attr->insn_cnt = count;
+	attr->license = (uintptr_t)"GPL";
+}
+
 static int load_device_program(const struct bpf_insn *program, size_t count, kc_error_t *err)
 {
 	static char log[65536];
 	union bpf_attr attr;
 	int fd;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_CGROUP_DEVICE;
-	attr.insns = (uintptr_t)program;
-	attr.insn_cnt = count;
-	attr.license = (uintptr_t)"GPL";
+	fill_load_attr(&attr, program, count);
 	fd = bpf_call(BPF_PROG_LOAD, &attr);
 	if (fd >= 0)
 		return fd;
 	/* Again with the verifier's log, for the error message. */
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_CGROUP_DEVICE;
-	attr.insns = (uintptr_t)program;
-	attr.insn_cnt = count;
-	attr.license = (uintptr_t)"GPL";
+	fill_load_attr(&attr, program, count);
 	attr.log_buf = (uintptr_t)log;
 	attr.log_size = sizeof(log);
 	attr.log_level = 1;
