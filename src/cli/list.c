@@ -1,11 +1,9 @@
 /* kcrun list: see kcrun(8).  Table as runc's tabwriter(minwidth 12,
  * padding 3) prints it, or JSON. */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 #include "lib/buf.h"
@@ -14,16 +12,10 @@
 #include "lib/state.h"
 
 struct row {
-	struct kc_state st;
-	enum oci_status status;
+	struct kc_container c;
 	char pid[16];
 	char created[64];
 };
-
-static int cmp_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 /* Go's RFC3339Nano: trailing zeros of the fraction dropped. */
 static void rfc3339nano(const struct timespec *ts, char *buf, size_t len)
@@ -42,34 +34,6 @@ static void rfc3339nano(const struct timespec *ts, char *buf, size_t len)
 	memmove(end, strchr(buf, 'Z'), 2);
 }
 
-/* runc's OWNER: the user name of the uid owning <root>/<id> (from
- * /etc/passwd), or "#UID" when it has none. */
-static char *owner_of(const char *root, const char *id)
-{
-	char path[4096], line[1024], *owner = NULL;
-	struct stat sb;
-	FILE *passwd;
-
-	snprintf(path, sizeof(path), "%s/%s", root, id);
-	if (stat(path, &sb) < 0)
-		return strdup("");
-	passwd = fopen("/etc/passwd", "re");
-	while (passwd && owner == NULL && fgets(line, sizeof(line), passwd)) {
-		char *name = line, *uid, *end;
-
-		if ((uid = strchr(line, ':')) == NULL || (uid = strchr(uid + 1, ':')) == NULL)
-			continue;
-		*strchr(name, ':') = '\0';
-		if (strtoul(uid + 1, &end, 10) == sb.st_uid && *end == ':' && end > uid + 1)
-			owner = strdup(name);
-	}
-	if (passwd)
-		fclose(passwd);
-	if (owner == NULL && asprintf(&owner, "#%u", (unsigned)sb.st_uid) < 0)
-		owner = NULL;
-	return owner ? owner : strdup("");
-}
-
 int kc_cmd_list(struct kc_global *g, int argc, char **argv)
 {
 	const char *format = "table";
@@ -81,12 +45,10 @@ int kc_cmd_list(struct kc_global *g, int argc, char **argv)
 		{NULL, 0, 0, NULL, NULL},
 	};
 	const char *headers[] = {"ID", "PID", "STATUS", "BUNDLE", "CREATED", "OWNER"};
-	size_t widths[6], n = 0, cap = 0, i, j;
+	size_t widths[6], n = 0, count, i, j;
 	struct row *rows = NULL;
 	char **names = NULL;
 	kc_error_t err = NULL;
-	struct dirent *de;
-	DIR *dir;
 	int first;
 
 	if (kc_cli_parse("list", opts, argc, argv, &first) < 0)
@@ -95,51 +57,39 @@ int kc_cmd_list(struct kc_global *g, int argc, char **argv)
 		kc_error_set(&err, 0, "invalid format option");
 		return kc_cli_fail(&err);
 	}
-	dir = opendir(g->root);
-	if (dir == NULL && errno != ENOENT) {
-		kc_error_set(&err, errno, "open %s", g->root);
+	if (kc_state_ids(g->root, &names, &n, &err) < 0)
+		return kc_cli_fail(&err);
+	count = n;
+	rows = calloc(n + 1, sizeof(*rows));
+	if (rows == NULL) {
+		oci_strv_free(names, count);
+		kc_error_set(&err, ENOMEM, "list");
 		return kc_cli_fail(&err);
 	}
-	while (dir && (de = readdir(dir)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			names = realloc(names, (cap + 1) * sizeof(*names));
-		}
-		names[n++] = strdup(de->d_name);
-		names[n] = NULL;
-	}
-	if (dir)
-		closedir(dir);
-	if (n)
-		qsort(names, n, sizeof(*names), cmp_names);
-	rows = calloc(n + 1, sizeof(*rows));
 	for (i = j = 0; i < n; i++) {
 		struct row *r = &rows[j];
 
-		if (kc_state_read(g->root, names[i], &r->st, &err) < 0) {
+		if (kc_container_load(g->root, names[i], &r->c, &err) < 0) {
 			/* as runc: a directory being created or removed, or left
 			 * by an interrupted create, is skipped with a note */
 			fprintf(stderr, "load container %s: %s\n", names[i], err->msg);
 			kc_error_free(&err);
 			continue;
 		}
-		if (r->st.owner == NULL || *r->st.owner == '\0') {
-			free(r->st.owner);
-			r->st.owner = owner_of(g->root, names[i]);
+		if (r->c.state.owner == NULL || *r->c.state.owner == '\0') {
+			free(r->c.state.owner);
+			r->c.state.owner = kc_state_owner(g->root, names[i]);
 		}
-		r->status = kc_container_status(g->root, &r->st);
 		snprintf(r->pid, sizeof(r->pid), "%d",
-			 r->status == OCI_STATUS_STOPPED ? 0 : (int)r->st.pid);
-		rfc3339nano(&r->st.created, r->created, sizeof(r->created));
+			 r->c.status == OCI_STATUS_STOPPED ? 0 : (int)r->c.state.pid);
+		rfc3339nano(&r->c.state.created, r->created, sizeof(r->created));
 		j++;
 	}
 	n = j;
 
 	if (quiet) {
 		for (i = 0; i < n; i++)
-			printf("%s\n", rows[i].st.id);
+			printf("%s\n", rows[i].c.state.id);
 	} else if (strcmp(format, "json") == 0) {
 		struct kc_buf b = {0};
 
@@ -151,26 +101,26 @@ int kc_cmd_list(struct kc_global *g, int argc, char **argv)
 
 			kc_buf_printf(&b, "%s{\"ociVersion\":\"%s\",\"id\":", i ? "," : "[",
 				      OCI_SPEC_VERSION);
-			kc_buf_json_string(&b, r->st.id);
+			kc_buf_json_string(&b, r->c.state.id);
 			kc_buf_printf(&b, ",\"pid\":%s,\"status\":\"%s\",\"bundle\":", r->pid,
-				      oci_status_name(r->status));
-			kc_buf_json_string(&b, r->st.bundle);
+				      oci_status_name(r->c.status));
+			kc_buf_json_string(&b, r->c.state.bundle);
 			kc_buf_printf(&b, ",\"rootfs\":");
-			kc_buf_json_string(&b, r->st.rootfs);
+			kc_buf_json_string(&b, r->c.state.rootfs);
 			kc_buf_printf(&b, ",\"created\":\"%s\"", r->created);
-			if (r->st.annotations.len) {
+			if (r->c.state.annotations.len) {
 				kc_buf_printf(&b, ",\"annotations\":{");
-				for (k = 0; k < r->st.annotations.len; k++) {
+				for (k = 0; k < r->c.state.annotations.len; k++) {
 					if (k)
 						kc_buf_printf(&b, ",");
-					kc_buf_json_string(&b, r->st.annotations.entries[k].key);
+					kc_buf_json_string(&b, r->c.state.annotations.entries[k].key);
 					kc_buf_printf(&b, ":");
-					kc_buf_json_string(&b, r->st.annotations.entries[k].value);
+					kc_buf_json_string(&b, r->c.state.annotations.entries[k].value);
 				}
 				kc_buf_printf(&b, "}");
 			}
 			kc_buf_printf(&b, ",\"owner\":");
-			kc_buf_json_string(&b, r->st.owner);
+			kc_buf_json_string(&b, r->c.state.owner);
 			kc_buf_printf(&b, "}");
 		}
 		if (n)
@@ -181,8 +131,8 @@ int kc_cmd_list(struct kc_global *g, int argc, char **argv)
 		for (i = 0; i < 6; i++)
 			widths[i] = strlen(headers[i]);
 		for (i = 0; i < n; i++) {
-			const char *cells[] = {rows[i].st.id, rows[i].pid,
-					       oci_status_name(rows[i].status), rows[i].st.bundle,
+			const char *cells[] = {rows[i].c.state.id, rows[i].pid,
+					       oci_status_name(rows[i].c.status), rows[i].c.state.bundle,
 					       rows[i].created};
 			for (j = 0; j < 5; j++)
 				if (strlen(cells[j]) > widths[j])
@@ -194,19 +144,17 @@ int kc_cmd_list(struct kc_global *g, int argc, char **argv)
 			printf("%-*s", (int)widths[i], headers[i]);
 		printf("%s\n", headers[5]);
 		for (i = 0; i < n; i++) {
-			const char *cells[] = {rows[i].st.id, rows[i].pid,
-					       oci_status_name(rows[i].status), rows[i].st.bundle,
+			const char *cells[] = {rows[i].c.state.id, rows[i].pid,
+					       oci_status_name(rows[i].c.status), rows[i].c.state.bundle,
 					       rows[i].created};
 			for (j = 0; j < 5; j++)
 				printf("%-*s", (int)widths[j], cells[j]);
-			printf("%s\n", rows[i].st.owner);
+			printf("%s\n", rows[i].c.state.owner);
 		}
 	}
 	for (i = 0; i < n; i++)
-		kc_state_free(&rows[i].st);
+		kc_container_release(&rows[i].c);
 	free(rows);
-	for (i = 0; names && names[i] && i < cap; i++)
-		free(names[i]);
-	free(names);
+	oci_strv_free(names, count);
 	return 0;
 }

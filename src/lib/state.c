@@ -425,3 +425,65 @@ int kc_state_remove(const char *root, const char *id, kc_error_t *err)
 	free(dir);
 	return ret;
 }
+
+static int compare_ids(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int kc_state_ids(const char *root, char ***ids, size_t *n, kc_error_t *err)
+{
+	cleanup_dir DIR *dir = opendir(root);
+	char **list = NULL;
+	size_t len = 0;
+	struct dirent *de;
+
+	*ids = NULL;
+	*n = 0;
+	if (dir == NULL && errno != ENOENT)
+		return kc_error_set(err, errno, "open %s", root);
+	while (dir && (de = readdir(dir)) != NULL) {
+		char **bigger;
+
+		if (de->d_name[0] == '.')
+			continue;
+		bigger = realloc(list, (len + 1) * sizeof(*list));
+		if (bigger == NULL || (bigger[len] = strdup(de->d_name)) == NULL) {
+			oci_strv_free(bigger ? bigger : list, len);
+			return kc_error_set(err, ENOMEM, "list %s", root);
+		}
+		list = bigger;
+		len++;
+	}
+	if (len)
+		qsort(list, len, sizeof(*list), compare_ids);
+	*ids = list;
+	*n = len;
+	return 0;
+}
+
+char *kc_state_owner(const char *root, const char *id)
+{
+	char path[4096], line[1024], *owner = NULL;
+	struct stat sb;
+	FILE *passwd;
+
+	snprintf(path, sizeof(path), "%s/%s", root, id);
+	if (stat(path, &sb) < 0)
+		return strdup("");
+	passwd = fopen("/etc/passwd", "re");
+	while (passwd && owner == NULL && fgets(line, sizeof(line), passwd)) {
+		char *name = line, *uid, *end;
+
+		if ((uid = strchr(line, ':')) == NULL || (uid = strchr(uid + 1, ':')) == NULL)
+			continue;
+		*strchr(name, ':') = '\0';
+		if (strtoul(uid + 1, &end, 10) == sb.st_uid && *end == ':' && end > uid + 1)
+			owner = strdup(name);
+	}
+	if (passwd)
+		fclose(passwd);
+	if (owner == NULL && asprintf(&owner, "#%u", (unsigned)sb.st_uid) < 0)
+		owner = NULL;
+	return owner ? owner : strdup("");
+}

@@ -92,6 +92,14 @@ int kc_state_lock(const char *root, const char *id, kc_error_t *err);
 int kc_state_record_cgroup(int state_dir_fd, const char *cgroup_path, kc_error_t *err);
 char *kc_state_recorded_cgroup(const char *root, const char *id);
 
+/* The ids under root (every entry not starting with "."), sorted
+ * (malloc'ed; free with oci_strv_free()).  A missing root has none. */
+int kc_state_ids(const char *root, char ***ids, size_t *n, kc_error_t *err);
+
+/* runc's OWNER: the user name of the uid owning <root>/<id> (from
+ * /etc/passwd), or "#UID" when it has none (malloc'ed). */
+char *kc_state_owner(const char *root, const char *id);
+
 /* Removes <root>/<id> and everything in it. */
 int kc_state_remove(const char *root, const char *id, kc_error_t *err);
 
