@@ -597,6 +597,11 @@ int oci_spec_validate_for_create(const struct oci_spec *spec, char **errmsg);
  * "resources". */
 int oci_resources_parse_string(const char *json, size_t len, struct oci_resources **out,
 			       char **errmsg);
+/* Parse a bare process object (`exec --process FILE`); errors are named as
+ * in config.json ("process.args: ...", syntax errors "process: ..."). */
+int oci_process_parse_string(const char *json, size_t len, struct oci_process **out,
+			     char **errmsg);
+
 /* The same, with the errors named as in config.json
  * ("linux.resources.memory.limit: ...", syntax errors "linux.resources: ..."). */
 int oci_linux_resources_parse_string(const char *json, size_t len, struct oci_resources **out,

@@ -27,33 +27,22 @@
 #include "terminal.h"
 #include "oci-spec/spec.h"
 
-/* --process FILE: wrapped in a minimal config so the spec parser checks it. */
-static int parse_process_file(const char *path, struct oci_spec **out, kc_error_t *err)
+/* --process FILE: a process object, checked by oci-spec's parser. */
+static int parse_process_file(const char *path, struct oci_process **out, kc_error_t *err)
 {
-	static const char head[] = "{\"ociVersion\":\"1.0.0\",\"process\":";
-	char *body, *json, *msg = NULL;
+	cleanup_free char *json = NULL;
+	char *msg = NULL;
 	size_t len;
-	int ret = kc_read_file(path, 0, &body, &len);
+	int ret = kc_read_file(path, 0, &json, &len);
 
 	if (ret < 0)
 		return kc_error_set(err, -ret, "open %s", path);
-	json = malloc(sizeof(head) + len + 2);
-	if (json == NULL) {
-		free(body);
-		return kc_error_set(err, ENOMEM, "process");
-	}
-	memcpy(json, head, sizeof(head) - 1);
-	memcpy(json + sizeof(head) - 1, body, len);
-	strcpy(json + sizeof(head) - 1 + len, "}");
-	free(body);
-	ret = oci_spec_parse_string(json, strlen(json), out, &msg);
-	free(json);
-	if (ret < 0) {
+	if (oci_process_parse_string(json, len, out, &msg) < 0) {
 		kc_error_set(err, 0, "--process %s: %s", path, msg ? msg : "invalid");
 		free(msg);
 		return -1;
 	}
-	if ((*out)->process == NULL || (*out)->process->args_len == 0)
+	if ((*out)->args_len == 0)
 		return kc_error_set(err, 0, "--process %s: args must not be empty", path);
 	return 0;
 }
@@ -290,7 +279,8 @@ static _Noreturn void join_and_spawn(pid_t init, unsigned long long start_time,
 
 int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_error_t *err)
 {
-	struct oci_spec *spec = NULL, *pspec = NULL;
+	struct oci_spec *spec = NULL;
+	struct oci_process *pprocess = NULL;
 	struct oci_process *p;
 	struct kc_state st;
 	enum oci_status status;
@@ -317,9 +307,9 @@ int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_er
 		goto out;
 	}
 	if (o->process_file) {
-		if (parse_process_file(o->process_file, &pspec, err) < 0)
+		if (parse_process_file(o->process_file, &pprocess, err) < 0)
 			goto out;
-		p = pspec->process;
+		p = pprocess;
 		if (o->tty)
 			p->terminal = true;
 	} else {
@@ -444,7 +434,7 @@ out:
 			close(pidp[i]);
 	}
 	kc_seccomp_release(seccomp);
-	oci_spec_free(pspec);
+	oci_process_free(pprocess);
 	oci_spec_free(spec);
 	kc_state_free(&st);
 	return ret;
