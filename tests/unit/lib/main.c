@@ -1,5 +1,13 @@
-/* Host unit tests of the concern modules: one TAP stream. */
+/* Host unit tests of the concern modules: one TAP stream.
+ *
+ * The plan is printed first and fixed here: a suite that returns early
+ * (a failed set-up, a crash in a forked child) drops tests, and tap-count
+ * counts every planned test that never reported as a failure.  Adding or
+ * removing a test means changing KC_UNIT_PLAN; a mismatch fails the run
+ * and says by how much. */
 #include "tap.h"
+
+#define KC_UNIT_PLAN 516
 
 int tap_count, tap_failed;
 
@@ -19,6 +27,7 @@ void tap_put_file(const char *dir, const char *file, const char *content)
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("1..%d\n", KC_UNIT_PLAN);
 	test_terminal();
 	test_seccomp();
 	test_hooks();
@@ -34,6 +43,10 @@ int main(void)
 	test_procattrs();
 	test_procfs();
 	test_pidfile();
-	printf("1..%d\n", tap_count);
+	if (tap_count != KC_UNIT_PLAN) {
+		printf("# planned %d tests, ran %d: a suite returned early or KC_UNIT_PLAN is stale\n",
+		       KC_UNIT_PLAN, tap_count);
+		return 1;
+	}
 	return tap_failed ? 1 : 0;
 }

@@ -144,8 +144,10 @@ void test_network(void)
 			       ++tap_count, check_names[i]);
 		return;
 	}
-	if (pipe(pipe_fds) < 0)
+	if (pipe(pipe_fds) < 0) {
+		TAP_OK(0, "network: pipe: %s", strerror(errno));
 		return;
+	}
 	fflush(stdout);
 	child = fork();
 	if (child == 0) {

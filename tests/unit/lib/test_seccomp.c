@@ -53,6 +53,19 @@ static int check_chdir_errno_42(void)
 	return errno == 42 ? 0 : 2;
 }
 
+/* Under default action ERRNO(38): chdir (a rule repeating the default)
+ * and getppid (no rule) fail with 38, getpid (allowed) works. */
+static int check_default_errno_38(void)
+{
+	if (syscall(SYS_chdir, "/") != -1 || errno != 38)
+		return 1;
+	if (syscall(SYS_getppid) != -1 || errno != 38)
+		return 2;
+	if (syscall(SYS_getpid) <= 0)
+		return 3;
+	return 0;
+}
+
 static int check_umask_conditions(void)
 {
 	/* 0777 and 0700 are denied (two conditions on arg 0: OR), 022 not. */
@@ -154,9 +167,14 @@ void test_seccomp(void)
 	profile.default_errno_ret = 38;
 	rules[0] = make_rule("chdir", OCI_SECCOMP_ACT_ERRNO, 38);
 	rules[1] = make_rule("getpid", OCI_SECCOMP_ACT_ALLOW, -1);
-	profile.syscalls_len = 2;
+	/* the child must still be able to exit */
+	rules[2] = make_rule("exit_group", OCI_SECCOMP_ACT_ALLOW, -1);
+	rules[3] = make_rule("exit", OCI_SECCOMP_ACT_ALLOW, -1);
+	profile.syscalls_len = 4;
 	TAP_CALL_OK(kc_seccomp_build(&profile, &ctx, &err), err,
 		    "seccomp: defaultErrnoRet and a rule repeating the default action");
+	TAP_OK(ctx && run_filtered(ctx, check_default_errno_38) == 0,
+	       "seccomp: defaultErrnoRet applies to unlisted syscalls and the repeated rule, getpid allowed");
 	kc_seccomp_release(ctx);
 	ctx = NULL;
 	profile.default_action = OCI_SECCOMP_ACT_ALLOW;

@@ -218,6 +218,17 @@ static void test_read_errors(void)
 		       "state: read refuses an empty id");
 }
 
+/* Returns once child has exited, without reaping it (a zombie). */
+static int wait_zombie(pid_t child)
+{
+	siginfo_t info;
+
+	while (waitid(P_PID, child, &info, WEXITED | WNOWAIT) < 0)
+		if (errno != EINTR)
+			return -1;
+	return 0;
+}
+
 static void test_start_time(void)
 {
 	unsigned long long mine, again, before, after;
@@ -233,8 +244,10 @@ static void test_start_time(void)
 	       "state: pid 0 and negative pids have no start time");
 
 	/* comm with spaces and parentheses must not shift the fields. */
-	if (pipe(go) < 0 || pipe(ready) < 0)
+	if (pipe(go) < 0 || pipe(ready) < 0) {
+		TAP_OK(0, "state: pipes for the start-time child: %s", strerror(errno));
 		return;
+	}
 	child = fork();
 	if (child == 0) {
 		close(go[1]);
@@ -256,13 +269,11 @@ static void test_start_time(void)
 	       "state: start time read past a comm of \"a) b ) c (\"");
 	close(go[1]); /* child exits */
 	close(ready[0]);
-	/* Not reaped yet: a zombie keeps its start time but is no init. */
-	for (int i = 0; i < 200; i++) {
+	/* Not reaped yet: a zombie keeps its start time but is no init.
+	 * waitid(WNOWAIT) returns once it is a zombie and leaves it one. */
+	zombie = false;
+	if (wait_zombie(child) == 0)
 		kc_proc_start_time(child, &zombie);
-		if (zombie)
-			break;
-		usleep(5000);
-	}
 	TAP_OK(zombie, "state: an exited, unreaped child is reported as a zombie");
 	waitpid(child, NULL, 0);
 	TAP_OK(kc_proc_start_time(child, &zombie) == 0 && !zombie,
@@ -275,7 +286,7 @@ static void test_status(void)
 	kc_error_t err = NULL;
 	char cgroup[512];
 	pid_t child;
-	int i;
+	bool zombie = false;
 
 	st.id = "s1";
 	st.pid = getpid();
@@ -330,15 +341,8 @@ static void test_status(void)
 	if (child == 0)
 		_exit(0);
 	st.pid = child;
-	for (i = 0; i < 200; i++) {
-		bool zombie;
-
-		st.start_time = kc_proc_start_time(child, &zombie);
-		if (zombie)
-			break;
-		usleep(5000);
-	}
-	TAP_OK(st.start_time != 0 && kc_state_status(root, &st) == OCI_STATUS_STOPPED,
+	st.start_time = wait_zombie(child) == 0 ? kc_proc_start_time(child, &zombie) : 0;
+	TAP_OK(st.start_time != 0 && zombie && kc_state_status(root, &st) == OCI_STATUS_STOPPED,
 	       "state: zombie init with the recorded start time: stopped");
 	waitpid(child, NULL, 0);
 
