@@ -532,6 +532,13 @@ static void set_errmsg(char **errmsg, char *msg)
 int oci_parse_document(const char *json, size_t len, const char *source, size_t size,
 		       convert_fn convert, void (*free_fn)(void *), void **out, char **errmsg)
 {
+	return oci_parse_document_at(json, len, source, NULL, size, convert, free_fn, out, errmsg);
+}
+
+int oci_parse_document_at(const char *json, size_t len, const char *source,
+			  const char *const *keys, size_t size, convert_fn convert,
+			  void (*free_fn)(void *), void **out, char **errmsg)
+{
 	struct parse_ctx ctx = { .source = source };
 	struct json_value *root;
 	char *msg = NULL;
@@ -558,7 +565,9 @@ int oci_parse_document(const char *json, size_t len, const char *source, size_t 
 		dst = calloc(1, size);
 		if (dst == NULL)
 			ctx_oom(&ctx);
-		else
+		while (dst && keys && *keys && oci_ctx_enter_key(&ctx, *keys) != (size_t)-1)
+			keys++;
+		if (dst && !(keys && *keys))
 			rc = convert(&ctx, root, dst);
 	}
 	oci_json_value_free(root);

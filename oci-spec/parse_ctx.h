@@ -103,6 +103,12 @@ int oci_check_absolute(struct parse_ctx *ctx, const char *key, const char *s);
  * messages that have no JSON path.  0 and *out set, or -1 and *errmsg. */
 int oci_parse_document(const char *json, size_t len, const char *source, size_t size,
 		       convert_fn convert, void (*free_fn)(void *), void **out, char **errmsg);
+/* The same for a part of config.json on its own: its errors are named from
+ * the NULL-terminated keys down ({"linux", "resources", NULL}:
+ * "linux.resources.memory.limit: ..."). */
+int oci_parse_document_at(const char *json, size_t len, const char *source,
+			  const char *const *keys, size_t size, convert_fn convert,
+			  void (*free_fn)(void *), void **out, char **errmsg);
 
 /* Section converters (parse_*.c). */
 int oci_parse_process(struct parse_ctx *ctx, const struct json_value *obj, void *dst);

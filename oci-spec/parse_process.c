@@ -292,20 +292,6 @@ int oci_parse_process(struct parse_ctx *ctx, const struct json_value *obj, void 
 	return 0;
 }
 
-/* A bare process object (`exec --process FILE`), its errors named as in
- * config.json ("process.args: ..."). */
-static int parse_process_document(struct parse_ctx *ctx, const struct json_value *obj, void *dst)
-{
-	size_t mark = oci_ctx_enter_key(ctx, "process");
-	int rc;
-
-	if (mark == (size_t)-1)
-		return -1;
-	rc = oci_parse_process(ctx, obj, dst);
-	oci_ctx_leave(ctx, mark);
-	return rc;
-}
-
 static void free_process(void *process)
 {
 	oci_process_free(process);
@@ -314,6 +300,8 @@ static void free_process(void *process)
 int oci_process_parse_string(const char *json, size_t len, struct oci_process **out,
 			     char **errmsg)
 {
-	return oci_parse_document(json, len, "process", sizeof(struct oci_process),
-				  parse_process_document, free_process, (void **)out, errmsg);
+	static const char *const keys[] = {"process", NULL};
+
+	return oci_parse_document_at(json, len, "process", keys, sizeof(struct oci_process),
+				     oci_parse_process, free_process, (void **)out, errmsg);
 }

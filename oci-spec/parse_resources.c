@@ -217,22 +217,12 @@ int oci_resources_parse_string(const char *json, size_t len, struct oci_resource
 				  oci_parse_resources, free_resources, (void **)out, errmsg);
 }
 
-/* The same object, its errors named as in config.json. */
-static int parse_linux_resources(struct parse_ctx *ctx, const struct json_value *obj, void *dst)
-{
-	size_t mark = oci_ctx_enter_key(ctx, "linux");
-	int rc;
-
-	if (mark == (size_t)-1 || oci_ctx_enter_key(ctx, "resources") == (size_t)-1)
-		return -1;
-	rc = oci_parse_resources(ctx, obj, dst);
-	oci_ctx_leave(ctx, mark);
-	return rc;
-}
-
 int oci_linux_resources_parse_string(const char *json, size_t len, struct oci_resources **out,
 				     char **errmsg)
 {
-	return oci_parse_document(json, len, "linux.resources", sizeof(struct oci_resources),
-				  parse_linux_resources, free_resources, (void **)out, errmsg);
+	static const char *const keys[] = {"linux", "resources", NULL};
+
+	return oci_parse_document_at(json, len, "linux.resources", keys,
+				     sizeof(struct oci_resources), oci_parse_resources,
+				     free_resources, (void **)out, errmsg);
 }
