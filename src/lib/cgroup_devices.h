@@ -25,10 +25,12 @@ struct kc_device_rule {
 /* Parent, during create, after kc_cgroup_create() (before or after the
  * device nodes are made: mknod is always allowed, as with runc).  The
  * rules, last match wins, default deny (runc's order):
- *   linux.resources.devices in order,
- *   then "allow rwm" for every linux.devices node,
+ *   linux.resources.devices in order (access: the letters r, w, m of it,
+ *   others ignored),
  *   then runc's always-allowed devices: mknod of any c/b node, /dev/null,
  *   zero, full, random, urandom, tty, ptmx, pts/N (136:*), net/tun.
+ * A linux.devices node gets no rule of its own: as with runc, a
+ * deny-all rule holds for it unless linux.resources.devices allows it.
  * A program attached earlier (a second call) is replaced.  Not applied by
  * kc_cgroup_update(): it has no linux.devices to go with it. */
 int kc_cgroup_apply_devices(const char *dir, const struct oci_linux *linux_, kc_error_t *err);

@@ -140,11 +140,6 @@ TEST(unknown_enum_values)
 		    "linux.rootfsPropagation: unknown propagation mode \"sideways\"");
 	parse_fails(WITH_LINUX("\"devices\": [{\"type\": \"x\", \"path\": \"/dev/x\"}]"),
 		    "linux.devices[0].type: unknown device type \"x\" (expected c, b, u or p)");
-	parse_fails(
-		WITH_LINUX(
-			"\"resources\": {\"devices\": [{\"allow\": true, \"access\": \"rwx\"}]}"),
-		"linux.resources.devices[0].access: invalid access \"rwx\" (expected letters of "
-		"\"rwm\")");
 	parse_fails(WITH_LINUX("\"personality\": {\"domain\": \"BSD\"}"),
 		    "linux.personality.domain: unknown personality domain \"BSD\"");
 	parse_fails(WITH_LINUX("\"timeOffsets\": {\"realtime\": {\"secs\": 1}}"),
