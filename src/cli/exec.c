@@ -45,7 +45,7 @@ int kc_cmd_exec(struct kc_global *g, int argc, char **argv)
 		{NULL, 0, 0, NULL, NULL},
 	};
 	kc_error_t err = NULL;
-	int first, pty_master;
+	int first, pty_master, code;
 	pid_t pid;
 
 	if (kc_cli_parse("exec", opts, argc, argv, &first) < 0)
@@ -67,11 +67,16 @@ int kc_cmd_exec(struct kc_global *g, int argc, char **argv)
 		kc_cli_forward_signals(0);
 	if (kc_exec(&o, &pid, &pty_master, &err) < 0)
 		return exec_failed(&err);
-	kc_log_debug("exec: container %s: process %d started", o.id, (int)pid);
+	/* runc's words, which users grep --debug output for: "child process
+	 * in init()" when the process starts, "process exited" at its end */
+	kc_log_debug("exec: container %s: child process in init(): process %d started", o.id,
+		     (int)pid);
 	if (o.detach) {
 		if (pty_master >= 0)
 			close(pty_master);
 		return 0;
 	}
-	return kc_cli_wait_process(pid, pty_master);
+	code = kc_cli_wait_process(pid, pty_master);
+	kc_log_debug("process exited: pid=%d status=%d", (int)pid, code);
+	return code;
 }

@@ -1,6 +1,7 @@
 /* cgroup v2, the hierarchy: see cgroup.h. */
 #include "cgroup.h"
 #include "cleanup.h"
+#include "log.h"
 #include "fileio.h"
 
 #include <dirent.h>
@@ -416,6 +417,25 @@ static int set_frozen(const char *dir, bool freeze, kc_error_t *err)
 	}
 	return kc_error_set(err, ETIMEDOUT, "%s cgroup %s: cgroup.events never said \"frozen %d\"",
 			    what, dir, freeze ? 1 : 0);
+}
+
+int kc_cgroup_check_unused(const char *dir, kc_error_t *err)
+{
+	cleanup_free pid_t *pids = NULL;
+	size_t n = 0;
+	bool frozen;
+
+	/* runc 1.1: a warning only (runc 1.2 refuses) */
+	if (kc_cgroup_pids(dir, &pids, &n, err) < 0)
+		return -1;
+	if (n > 0)
+		kc_log_warn("container's cgroup is not empty: %zu process(es) found", n);
+	/* init forked into a frozen cgroup would never report: refuse */
+	if (kc_cgroup_is_frozen(dir, &frozen, err) < 0)
+		return -1;
+	if (frozen)
+		return kc_error_set(err, 0, "container's cgroup unexpectedly frozen");
+	return 0;
 }
 
 int kc_cgroup_freeze(const char *dir, kc_error_t *err)

@@ -77,6 +77,12 @@ int kc_cgroup_destroy(const char *dir, kc_error_t *err);
 int kc_cgroup_freeze(const char *dir, kc_error_t *err);
 int kc_cgroup_thaw(const char *dir, kc_error_t *err);
 int kc_cgroup_is_frozen(const char *dir, bool *frozen, kc_error_t *err);
+/* create, on a cgroup that exists (one of the caller's, or a new one under
+ * a frozen parent): runc 1.1's checks.  Processes in it are warned about
+ * ("container's cgroup is not empty: N process(es) found"); a frozen
+ * cgroup is refused ("container's cgroup unexpectedly frozen"), as init
+ * would stop there before it could report. */
+int kc_cgroup_check_unused(const char *dir, kc_error_t *err);
 
 /* Every pid in the cgroup and its sub-cgroups (malloc'ed array). */
 int kc_cgroup_pids(const char *dir, pid_t **pids, size_t *n, kc_error_t *err);

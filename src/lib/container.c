@@ -95,6 +95,7 @@ struct create_ctx {
 static int setup_cgroup(struct create_ctx *c, kc_error_t *err)
 {
 	const struct oci_linux *lx = c->spec->linux_;
+	bool existed;
 
 	if (c->opts->no_cgroup)
 		return 0;
@@ -104,16 +105,24 @@ static int setup_cgroup(struct create_ctx *c, kc_error_t *err)
 					    KC_CGROUP_MOUNT);
 		return 0;
 	}
-	if (kc_cgroup_resolve(lx ? lx->cgroups_path : NULL, c->opts->id, &c->cgroup_path, err) < 0 ||
-	    kc_cgroup_create(c->cgroup_path, err) < 0)
+	if (kc_cgroup_resolve(lx ? lx->cgroups_path : NULL, c->opts->id, &c->cgroup_path, err) < 0)
+		return -1;
+	/* one of the caller's is checked before it is touched (and left as it
+	 * is when refused); a new one after it is made */
+	existed = access(c->cgroup_path, F_OK) == 0;
+	if (existed && kc_cgroup_check_unused(c->cgroup_path, err) < 0)
+		return -1;
+	if (kc_cgroup_create(c->cgroup_path, err) < 0)
 		return -1;
 	c->cgroup_made = true;
+	if (!existed && kc_cgroup_check_unused(c->cgroup_path, err) < 0)
+		return -1;
 	if (kc_state_record_cgroup(c->state_dir_fd, c->cgroup_path, err) < 0)
 		return -1;
 	if (lx && lx->resources && kc_cgroup_apply(c->cgroup_path, lx->resources, err) < 0)
 		return -1;
 	/* The eBPF device filter, always (as runc): linux.resources.devices,
-	 * then linux.devices, then the default allowlist; the rest is denied. */
+	 * then the default allowlist; the rest is denied. */
 	if (kc_cgroup_apply_devices(c->cgroup_path, lx, err) < 0)
 		return -1;
 	c->cgroup_fd = open(c->cgroup_path, O_PATH | O_DIRECTORY | O_CLOEXEC);

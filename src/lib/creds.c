@@ -95,12 +95,39 @@ int kc_creds_set_capabilities(const struct oci_process *p, kc_error_t *err)
 	return 0;
 }
 
+/* runc's fixStdioPermissions: a terminal on stdio (the pty of
+ * process.terminal or exec -t) becomes the process user's, so that it can
+ * reopen it (/dev/stdout, tty(1), ssh-agent style checks).  Only the uid:
+ * devpts' gid= option chose the group.  /dev/null stays root's; an owner
+ * the user namespace does not map (EINVAL, EPERM) or a read-only /dev is
+ * left as it is, as runc does.  Pipes and files are not changed. */
+static int fix_stdio_owner(const struct oci_user *u, kc_error_t *err)
+{
+	struct stat null_st, st;
+	int fd;
+
+	if (stat("/dev/null", &null_st) < 0)
+		null_st.st_rdev = 0;
+	for (fd = 0; fd <= 2; fd++) {
+		if (fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode))
+			continue;
+		if (st.st_uid == u->uid || st.st_rdev == null_st.st_rdev)
+			continue;
+		if (fchown(fd, u->uid, st.st_gid) < 0 && errno != EINVAL && errno != EPERM &&
+		    errno != EROFS)
+			return kc_error_set(err, errno, "chown stdio fd %d to uid %u", fd, u->uid);
+	}
+	return 0;
+}
+
 int kc_creds_set_user(const struct oci_process *p, kc_error_t *err)
 {
 	const struct oci_user *u = &p->user;
 	cleanup_free gid_t *groups = NULL;
 	size_t i;
 
+	if (fix_stdio_owner(u, err) < 0)
+		return -1;
 	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)
 		return kc_error_set(err, errno, "prctl PR_SET_KEEPCAPS");
 	if (u->additional_gids_len) {

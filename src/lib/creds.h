@@ -1,8 +1,10 @@
 /* process.user and process.capabilities: the identity init takes on
  * before execve, in init's order (init.c):
  *   kc_creds_drop_bounding()     while init still has CAP_SETPCAP
- *   kc_creds_set_user()          groups, gid, uid (capabilities kept
- *                                across the uid change), umask
+ *   kc_creds_set_user()          a terminal on stdio to the uid (runc's
+ *                                fixStdioPermissions), groups, gid, uid
+ *                                (capabilities kept across the uid
+ *                                change), umask
  *   kc_creds_set_capabilities()  effective, permitted, inheritable, then
  *                                ambient (runc ignores ambient ones that
  *                                are not also permitted and inheritable)

@@ -176,16 +176,50 @@ static int apply_cli(const struct kc_exec_opts *o, struct oci_process *p, kc_err
 	return 0;
 }
 
-/* The container's cgroup, or with --cgroup [CONTROLLER:]PATH the existing
- * sub-cgroup PATH of it (cgroup v2 has one hierarchy: the controller list
- * is not needed). */
-static int enter_cgroup(const char *dir, const char *sub, pid_t pid, kc_error_t *err)
+/* runc on cgroup v2: a cgroup that has enabled controllers for its
+ * children takes no process (EBUSY), as when init moved itself to a
+ * sub-cgroup and enabled them.  The process then joins init's own cgroup
+ * (from /proc/INIT/cgroup). */
+static int enter_init_cgroup(pid_t init, pid_t pid, kc_error_t *err)
+{
+	cleanup_free char *content = NULL;
+	char proc_path[64], dir[4096];
+	const char *line;
+	size_t len;
+	int rc;
+
+	snprintf(proc_path, sizeof(proc_path), "/proc/%d/cgroup", (int)init);
+	rc = kc_read_file(proc_path, 64 << 10, &content, &len);
+	if (rc < 0)
+		return kc_error_set(err, -rc, "read %s", proc_path);
+	for (line = content; line && strncmp(line, "0::", 3) != 0; line = strchr(line, '\n'))
+		line += *line == '\n';
+	if (line == NULL)
+		return kc_error_set(err, 0, "%s: no cgroup v2 entry", proc_path);
+	snprintf(dir, sizeof(dir), "%s%.*s", kc_cgroup_root, (int)strcspn(line + 3, "\n"),
+		 line + 3);
+	kc_log_debug("exec: joining the container's cgroup failed (EBUSY), joining init's %s",
+		     dir);
+	return kc_cgroup_enter(dir, pid, err);
+}
+
+/* The container's cgroup (or init's own, see above), or with --cgroup
+ * [CONTROLLER:]PATH the existing sub-cgroup PATH of it (cgroup v2 has one
+ * hierarchy: the controller list is not needed). */
+static int enter_cgroup(const char *dir, const char *sub, pid_t init, pid_t pid,
+			kc_error_t *err)
 {
 	char path[4096];
 	const char *colon;
 
-	if (sub == NULL || *sub == '\0')
-		return kc_cgroup_enter(dir, pid, err);
+	if (sub == NULL || *sub == '\0') {
+		if (kc_cgroup_enter(dir, pid, err) == 0)
+			return 0;
+		if ((*err)->errnum != EBUSY)
+			return -1;
+		kc_error_free(err);
+		return enter_init_cgroup(init, pid, err);
+	}
 	colon = strchr(sub, ':');
 	if (colon)
 		sub = colon + 1;
@@ -396,7 +430,7 @@ int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_er
 		goto out;
 	}
 	kc_trace("exec: joined");
-	if (st.cgroup_path && *st.cgroup_path && enter_cgroup(st.cgroup_path, o->cgroup, child, err) < 0)
+	if (st.cgroup_path && *st.cgroup_path && enter_cgroup(st.cgroup_path, o->cgroup, st.pid, child, err) < 0)
 		goto kill_child;
 	if (write(go[1], "{}", 2) != 2) {
 		kc_error_set(err, errno, "release the process");

@@ -19,6 +19,7 @@
 #include "procattrs.h"
 #include "procfs.h"
 #include "seccomp.h"
+#include "signals.h"
 #include "state.h"
 #include "terminal.h"
 
@@ -314,6 +315,8 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 		for (i = 0; i < ctx->hooks->create_container_len; i++)
 			close(ctx->hook_fds[i]);
 	}
+	if (!ctx->joined && kc_mounts_remount_dev_readonly(ctx->spec, &err) < 0)
+		init_fail_err(ctx, &err);
 	if (!ctx->joined && ctx->spec->root && ctx->spec->root->readonly &&
 	    kc_mounts_remount_root_readonly(&err) < 0)
 		init_fail_err(ctx, &err);
@@ -366,17 +369,19 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 
 	if (ctx->state_dir_fd >= 0 || ctx->exec_fifo_fd >= 0)
 		wait_exec_fifo(ctx);
+	if (kc_procattrs_final(p, &err) < 0)
+		init_fail_err(ctx, &err);
+	kc_signals_reset();
+	/* runc's order: the filter as close to execve as it can be, then the
+	 * startContainer hooks, which run under it as the process will. */
+	if (ctx->seccomp && p->no_new_privileges && kc_seccomp_load(ctx->seccomp, &err) < 0)
+		init_fail_err(ctx, &err);
 	if (ctx->hooks && ctx->hooks->start_container_len &&
 	    kc_hooks_run(ctx->hooks->start_container, ctx->hooks->start_container_len, state_json,
 			 "startContainer", &err) < 0) {
 		fprintf(stderr, "kcrun: %s\n", err->msg);
 		_exit(1);
 	}
-
-	if (kc_procattrs_final(p, &err) < 0)
-		init_fail_err(ctx, &err);
-	if (ctx->seccomp && p->no_new_privileges && kc_seccomp_load(ctx->seccomp, &err) < 0)
-		init_fail_err(ctx, &err);
 	execve(exe, argv, env);
 	init_fail(ctx, errno, "exec: \"%s\"", p->args[0]);
 }

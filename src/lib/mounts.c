@@ -84,7 +84,10 @@ int kc_touch_at(int cfd, const char *path, kc_error_t *err)
 /* What the options of one mounts[] entry say. */
 struct mount_opts {
 	bool bind, recursive;
-	uint64_t attr_set, attr_clr;
+	/* attr_set/attr_clr apply to the top mount only (runc 1.1: rbind,ro
+	 * leaves submounts as they are); attr_rset to every mount of a
+	 * recursive bind as well (rro) */
+	uint64_t attr_set, attr_clr, attr_rset;
 	uint64_t propagation;
 	bool rec_propagation;
 	/* filesystem options for fsconfig, "key" or "key=value" */
@@ -116,6 +119,7 @@ static int parse_mount_options(const struct oci_mount *m, struct mount_opts *o, 
 				o->attr_clr |= opt->value;
 			} else if (opt->recursive) {
 				o->attr_set |= opt->value; /* rro */
+				o->attr_rset |= opt->value;
 			} else {
 				o->attr_set |= opt->value;
 				o->attr_clr &= ~opt->value;
@@ -269,7 +273,8 @@ static int bind_mount(struct kc_mount_ctx *ctx, const struct oci_mount *m,
 		kc_error_set(err, errno, "open_tree `%s`", src);
 		goto out;
 	}
-	if (set_attrs(mfd, src, o->attr_set, o->attr_clr, o->recursive, err) < 0 ||
+	if ((o->recursive && set_attrs(mfd, src, o->attr_rset, 0, true, err) < 0) ||
+	    set_attrs(mfd, src, o->attr_set, o->attr_clr, false, err) < 0 ||
 	    set_bind_propagation(ctx, mfd, src, o, err) < 0)
 		goto out;
 	if (attach(mfd, ctx->cfd, m->destination, err) < 0)
@@ -315,6 +320,11 @@ static int set_container(int fsfd, int cfd, const char *dest, kc_error_t *err)
 		return 0;
 	}
 	return kc_error_set(err, errno, "fsconfig SET_CONTAINER for `%s`", dest);
+}
+
+static bool is_dev(const char *destination)
+{
+	return strcmp(kc_rel_path(destination), "dev") == 0;
 }
 
 static int fs_mount(struct kc_mount_ctx *ctx, const struct oci_mount *m,
@@ -365,7 +375,11 @@ static int fs_mount(struct kc_mount_ctx *ctx, const struct oci_mount *m,
 	if (kc_fsconfig(fsfd, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
 		return kc_error_set(err, errno, "mount `%s` (%s): create superblock",
 				    m->destination, type);
-	mfd = kc_fsmount(fsfd, FSMOUNT_CLOEXEC, (unsigned int)o->attr_set);
+	/* A read-only /dev stays writable until init has it (runc's order):
+	 * /dev/pts, /dev/shm and the device nodes are made in it first. */
+	mfd = kc_fsmount(fsfd, FSMOUNT_CLOEXEC,
+			 (unsigned int)(is_dev(m->destination) ? o->attr_set & ~MOUNT_ATTR_RDONLY
+							      : o->attr_set));
 	if (mfd < 0)
 		return kc_error_set(err, errno, "fsmount `%s` (%s)", m->destination, type);
 	if (set_propagation(mfd, m->destination, o->propagation, o->rec_propagation, err) < 0 ||
@@ -537,6 +551,27 @@ int kc_mounts_readonly_inside(const char *const *paths, size_t len, kc_error_t *
 			return kc_error_set(err, errno, "readonlyPaths: remount `%s` read-only",
 					    paths[i]);
 	}
+	return 0;
+}
+
+int kc_mounts_remount_dev_readonly(const struct oci_spec *spec, kc_error_t *err)
+{
+	bool readonly = false;
+	size_t i;
+
+	for (i = 0; i < spec->mounts_len; i++) {
+		struct mount_opts o;
+
+		if (!is_dev(spec->mounts[i].destination))
+			continue;
+		if (parse_mount_options(&spec->mounts[i], &o, err) < 0)
+			return -1;
+		/* the last mount on /dev is the one the container sees */
+		readonly = !o.bind && (o.attr_set & MOUNT_ATTR_RDONLY);
+		free_mount_opts(&o);
+	}
+	if (readonly && remount_readonly("/dev") < 0)
+		return kc_error_set(err, errno, "mounts: remount /dev read-only");
 	return 0;
 }
 

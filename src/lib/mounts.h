@@ -38,6 +38,10 @@ void kc_mount_ctx_release(struct kc_mount_ctx *ctx);
 
 /* Init side: bind + remount read-only of the deferred readonlyPaths. */
 int kc_mounts_readonly_inside(const char *const *paths, size_t len, kc_error_t *err);
+/* Init side: a mounts[] entry on /dev with "ro" is mounted writable and
+ * made read-only here, once the mount points below it (/dev/pts, ...) and
+ * the device nodes exist (runc's finalizeRootfs). */
+int kc_mounts_remount_dev_readonly(const struct oci_spec *spec, kc_error_t *err);
 /* Init side, root.readonly: last of the mount set-up as with runc (the root
  * mount stays writable while the mount points of mounts[] -- /var/tmp,
  * /etc/hosts, ... -- are created in it).  Only the root mount itself

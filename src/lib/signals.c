@@ -54,3 +54,16 @@ int kc_parse_signal(const char *s)
 	}
 	return -1;
 }
+
+void kc_signals_reset(void)
+{
+	struct sigaction dfl = {.sa_handler = SIG_DFL};
+	sigset_t none;
+	int sig;
+
+	/* SIGKILL, SIGSTOP and glibc's internal signals refuse: nothing to do */
+	for (sig = 1; sig < NSIG; sig++)
+		sigaction(sig, &dfl, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
