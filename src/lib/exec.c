@@ -203,14 +203,59 @@ static int enter_init_cgroup(pid_t init, pid_t pid, kc_error_t *err)
 	return kc_cgroup_enter(dir, pid, err);
 }
 
-/* The container's cgroup (or init's own, see above), or with --cgroup
- * [CONTROLLER:]PATH the existing sub-cgroup PATH of it (cgroup v2 has one
- * hierarchy: the controller list is not needed). */
+/* --cgroup SUB as runc 1.1 reads it on cgroup v2: a path relative to the
+ * container's cgroup (a leading / too) that must stay inside it once
+ * cleaned ("../x": not a sub cgroup path); CONTROLLER:PATH names a
+ * controller, and cgroup v2 has no hierarchy of one ("unknown controller");
+ * more than one colon is an invalid argument. */
+static int sub_cgroup_path(const char *dir, const char *sub, char *path, size_t size,
+			   kc_error_t *err)
+{
+	const char *colon = strchr(sub, ':');
+	size_t len;
+	char *copy, *part, *save = NULL;
+	int ret = 0;
+
+	if (colon && strchr(colon + 1, ':'))
+		return kc_error_set(err, 0, "invalid --cgroup argument: %s", sub);
+	if (colon)
+		return kc_error_set(err, 0, "unknown controller %.*s in SubCgroupPaths",
+				    (int)(colon - sub), sub);
+	copy = strdup(sub);
+	if (copy == NULL)
+		return kc_error_set(err, ENOMEM, "--cgroup");
+	snprintf(path, size, "%s", dir);
+	len = strlen(dir);
+	for (part = strtok_r(copy, "/", &save); part; part = strtok_r(NULL, "/", &save)) {
+		if (strcmp(part, ".") == 0)
+			continue;
+		if (strcmp(part, "..") == 0) {
+			char *slash = strrchr(path, '/');
+
+			if (strlen(path) <= len || slash == NULL) {
+				ret = kc_error_set(err, 0, "%s is not a sub cgroup path", sub);
+				break;
+			}
+			*slash = '\0';
+			continue;
+		}
+		if (strlen(path) + 1 + strlen(part) >= size) {
+			ret = kc_error_set(err, ENAMETOOLONG, "--cgroup %s", sub);
+			break;
+		}
+		strcat(path, "/");
+		strcat(path, part);
+	}
+	free(copy);
+	return ret;
+}
+
+/* The container's cgroup (or init's own, see above), or with --cgroup SUB
+ * its sub-cgroup SUB, which must exist. */
 static int enter_cgroup(const char *dir, const char *sub, pid_t init, pid_t pid,
 			kc_error_t *err)
 {
 	char path[4096];
-	const char *colon;
 
 	if (sub == NULL || *sub == '\0') {
 		if (kc_cgroup_enter(dir, pid, err) == 0)
@@ -220,20 +265,11 @@ static int enter_cgroup(const char *dir, const char *sub, pid_t init, pid_t pid,
 		kc_error_free(err);
 		return enter_init_cgroup(init, pid, err);
 	}
-	colon = strchr(sub, ':');
-	if (colon)
-		sub = colon + 1;
-	while (*sub == '/')
-		sub++;
-	if (*sub == '\0')
-		return kc_cgroup_enter(dir, pid, err);
-	if (strcmp(sub, "..") == 0 || strncmp(sub, "../", 3) == 0 || strstr(sub, "/../") ||
-	    (strlen(sub) >= 3 && strcmp(sub + strlen(sub) - 3, "/..") == 0))
-		return kc_error_set(err, 0, "--cgroup %s: must be a sub-cgroup of the container's", sub);
-	snprintf(path, sizeof(path), "%s/%s", dir, sub);
-	if (access(path, F_OK) < 0)
-		return kc_error_set(err, errno, "--cgroup: sub-cgroup %s", path);
-	return kc_cgroup_enter(path, pid, err);
+	if (sub_cgroup_path(dir, sub, path, sizeof(path), err) < 0)
+		return -1;
+	if (kc_cgroup_enter(path, pid, err) < 0)
+		return kc_error_wrap(err, "error adding pid %d to cgroups", (int)pid);
+	return 0;
 }
 
 static const struct {

@@ -277,6 +277,12 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 	 * makes the process dumpable again as usual. */
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 		init_fail(ctx, errno, "prctl PR_SET_DUMPABLE");
+	/* A session and process group of its own, as runc's and crun's
+	 * processes have: conmon's --timeout kills getpgid(pid) with
+	 * kill(-pgid), which was conmon's own group (and conmon) otherwise.
+	 * EPERM: already a group leader, which is what we want. */
+	if (setsid() < 0 && errno != EPERM)
+		init_fail(ctx, errno, "setsid");
 	ctx->exec_fifo_fd = -1;
 	hold_exec_fifo(ctx);
 	/* Nothing the caller left open beyond stdio + --preserve-fds reaches the process. */

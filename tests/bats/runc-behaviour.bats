@@ -155,6 +155,35 @@ run_detached() {
 	[ "$output" = "0::/foo" ]
 }
 
+@test "cgroup: exec --cgroup takes a path relative to the container's cgroup; runc's errors" {
+	requires_cgroup2
+	use_cgroup
+	run_detached sleep 1000
+	mkdir "$CGROUP_DIR/sub"
+	for sub in sub /sub ./sub/../sub; do
+		run rt exec --cgroup "$sub" "$ID" cat /proc/self/cgroup
+		echo "--cgroup $sub: $output"
+		[ "$status" -eq 0 ]
+		[[ "$output" == "0::"*"/$ID/sub" ]]
+	done
+	run rt exec --cgroup nosuch "$ID" true
+	echo "$output"
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"error adding pid"*"no such file or directory"* ]]
+	run rt exec --cgroup ../x "$ID" true
+	echo "$output"
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"../x is not a sub cgroup path"* ]]
+	run rt exec --cgroup pids:sub "$ID" true
+	echo "$output"
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"unknown controller pids"* ]]
+	run rt exec --cgroup a:b:c "$ID" true
+	echo "$output"
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"invalid --cgroup argument: a:b:c"* ]]
+}
+
 @test "cgroup: run into an existing frozen cgroup is refused, not hung" {
 	requires_cgroup2
 	use_cgroup
@@ -220,4 +249,21 @@ run_detached() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$(echo "$output" | grep -c ':[[:space:]]*0000000000000000$')" -eq 2 ]
+}
+
+# conmon's --timeout kills the process group of the container's process
+# (kill(-getpgid(pid))): that group must be the process's own, not
+# conmon's, as with runc, whose init and exec'd processes call setsid.
+@test "sessions: init and exec lead a session and process group of their own" {
+	run_in_container cat /proc/self/stat
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | awk '{print $1, $5, $6}')" = "1 1 1" ]
+
+	ID=$ID-exec
+	run_detached sleep 1000
+	run rt exec "$ID" cat /proc/self/stat
+	echo "$output"
+	[ "$status" -eq 0 ]
+	echo "$output" | awk '$1 == $5 && $1 == $6 {ok = 1} END {exit !ok}'
 }
