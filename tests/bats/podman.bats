@@ -329,3 +329,35 @@ pd() {
 	[[ "$output" == */dev/pts/* ]]
 	pd rm -f -t 0 kc-it kc-a
 }
+
+# podman 4.3's "podman kill - test signal handling in containers": conmon
+# the runtime's callers may ignore SIGPIPE; the process must start with every
+# signal at its default
+# (a shell cannot trap a signal that was ignored when it started).
+@test "podman kill -s 13 reaches a trap: no signal ignored or blocked is inherited" {
+	pd run -d --name kc-sig --network none "$IMAGE" \
+		sh -c 'trap "echo got-13" 13; echo ready; while :; do sleep 0.2; done'
+	for _ in $(seq 100); do [[ "$(podman logs kc-sig 2>&1)" == *ready* ]] && break; sleep 0.2; done
+	pd kill -s 13 kc-sig
+	for _ in $(seq 100); do [[ "$(podman logs kc-sig 2>&1)" == *got-13* ]] && break; sleep 0.2; done
+	podman logs kc-sig
+	[[ "$(podman logs kc-sig 2>&1)" == *got-13* ]]
+	pd rm -f -t 0 kc-sig
+}
+
+# podman 4.3's "podman run --timeout - basic test": conmon kills the
+# process after 10 s and podman reports 255 (exit code -1), read back
+# through the runtime.
+@test "podman run --timeout: exit status 255 and State.ExitCode -1 after conmon's kill" {
+	t0=$SECONDS
+	run pd run --name kc-to --network none --timeout 10 "$IMAGE" sleep 60
+	t1=$SECONDS
+	echo "$output"
+	[ "$status" -eq 255 ]
+	[ $((t1 - t0)) -ge 8 ]
+	[ $((t1 - t0)) -le 40 ]
+	run podman inspect --format '{{.State.Status}} {{.State.ExitCode}}' kc-to
+	echo "$output"
+	[[ "$output" == "exited -1" || "$output" == "stopped -1" ]]
+	pd rm kc-to
+}
