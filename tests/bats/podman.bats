@@ -330,10 +330,10 @@ pd() {
 	pd rm -f -t 0 kc-it kc-a
 }
 
-# podman 4.3's "podman kill - test signal handling in containers": conmon
-# the runtime's callers may ignore SIGPIPE; the process must start with every
-# signal at its default
-# (a shell cannot trap a signal that was ignored when it started).
+# podman 4.3's "podman kill - test signal handling in containers": the
+# runtime's callers may ignore SIGPIPE; the process must start with every
+# signal at its default (a shell cannot trap a signal that was ignored when
+# it started).
 @test "podman kill -s 13 reaches a trap: no signal ignored or blocked is inherited" {
 	pd run -d --name kc-sig --network none "$IMAGE" \
 		sh -c 'trap "echo got-13" 13; echo ready; while :; do sleep 0.2; done'
