@@ -65,13 +65,21 @@ teardown() {
 }
 
 @test "wrong argument counts are usage errors" {
+	# a usage error: a clean exit (no signal) saying what was wrong
 	run rt create
 	[ "$status" -ne 0 ]
+	[ "$status" -lt 128 ]
 	[[ "$output" == *"requires exactly 1 argument"* ]]
 	run rt kill a b c
+	echo "$output"
 	[ "$status" -ne 0 ]
+	[ "$status" -lt 128 ]
+	[[ "$output" == *'"kill" requires a maximum of 2 argument'* ]]
 	run rt --no-such-flag list
+	echo "$output"
 	[ "$status" -ne 0 ]
+	[ "$status" -lt 128 ]
+	[[ "$output" == *"flag provided but not defined: -no-such-flag"* ]]
 }
 
 @test "spec writes runc's default config.json; refuses to overwrite" {

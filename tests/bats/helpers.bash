@@ -78,15 +78,52 @@ pid_of() {
 	rt state "$1" 2>/dev/null | jq -r .pid
 }
 
-# wait_for_status ID STATUS [TRIES]: polls state every 0.1 s.
+# wait_for_status ID STATUS [SECONDS]: polls state until it says STATUS,
+# for at most SECONDS (30: a runtime under TCG on a loaded host is slow;
+# a status that never comes still fails, just later).
 wait_for_status() {
-	local i
-	for i in $(seq "${3:-50}"); do
+	local deadline=$((SECONDS + ${3:-30}))
+	while [ "$SECONDS" -lt "$deadline" ]; do
 		[ "$(status_of "$1")" = "$2" ] && return 0
 		sleep 0.1
 	done
-	echo "container $1: status $(status_of "$1"), expected $2" >&2
+	echo "container $1: status $(status_of "$1"), expected $2 (waited ${3:-30} s)" >&2
 	return 1
+}
+
+# wait_for TIMEOUT CMD...: runs CMD every 0.1 s until it succeeds, for at
+# most TIMEOUT seconds; the synchronisation for anything a test waits on
+# (a file, a line in a log), never a bare sleep.
+wait_for() {
+	local timeout=$1 deadline=$((SECONDS + $1))
+	shift
+	while [ "$SECONDS" -lt "$deadline" ]; do
+		"$@" && return 0
+		sleep 0.1
+	done
+	"$@" && return 0
+	echo "waited ${timeout} s in vain for: $*" >&2
+	return 1
+}
+
+# has_lines FILE N: FILE exists and has at least N lines.
+has_lines() {
+	[ -f "$1" ] && [ "$(wc -l < "$1")" -ge "$2" ]
+}
+
+# wait_for_lines FILE N [TIMEOUT]: until FILE has at least N lines.
+wait_for_lines() {
+	wait_for "${3:-30}" has_lines "$1" "$2"
+}
+
+# dead PID: the process is gone (a zombie counts as gone).  Use it as
+# `dead "$pid"`, never `! kill -0 "$pid"`: bats ignores a `!` command's
+# status on any line but the last.
+dead() {
+	local state
+	[ -e "/proc/$1" ] || return 0
+	state=$(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' "/proc/$1/status" 2>/dev/null)
+	[ -z "$state" ] || [ "$state" = Z ] || { echo "process $1 is still alive ($state)" >&2; return 1; }
 }
 
 # run_in_container CMD...: `run` the bundle with process.args = CMD and
@@ -96,22 +133,38 @@ run_in_container() {
 	run rt run --bundle "$BUNDLE" "$ID"
 }
 
-# Nothing left after a failure or a delete: no state dir, no kernel
-# container of that name, no cgroup (kcrun's default /kcrun/<id>), not listed.
+# cgroup_procs_of ID: the pids whose cgroup (v2) is named ID or lies
+# below one that is, whatever the runtime's default path.
+cgroup_procs_of() {
+	grep -l -e "^0::.*/$1\$" -e "^0::.*/$1/" /proc/[0-9]*/cgroup 2>/dev/null |
+		sed 's|^/proc/\([0-9]*\)/cgroup$|\1|'
+}
+
+# assert_nothing_left ID [PID...]: nothing left after a failure or a
+# delete: no state dir, no kernel container of that name, no cgroup named
+# ID anywhere (kcrun's /kcrun/<id>, runc's /<id>, a cgroupsPath's), no
+# process in such a cgroup or with ID on its command line, the PIDs given
+# dead, not listed.
 assert_nothing_left() {
-	local id=$1
+	local id=$1 pid left
+	shift
 	[ ! -e "$ROOT/$id" ] || { echo "state dir $ROOT/$id left behind" >&2; return 1; }
-	if [ -e /proc/containers ] && [ "$(basename "$RUNTIME")" = kcrun ]; then
+	if [ -e /proc/containers ] && is_kcrun; then
 		if awk 'NR > 1 { print $1 }' /proc/containers | grep -qx "$id"; then
 			echo "kernel container $id left behind:" >&2
 			cat /proc/containers >&2
 			return 1
 		fi
 	fi
-	if [ "$(basename "$RUNTIME")" = kcrun ] && [ -d "/sys/fs/cgroup/kcrun/$id" ]; then
-		echo "cgroup /sys/fs/cgroup/kcrun/$id left behind" >&2
-		return 1
-	fi
+	left=$(cgroup_procs_of "$id")
+	[ -z "$left" ] || { echo "processes left in a cgroup named $id: $left" >&2; ps -o pid,args 2>/dev/null | grep -wF "$left" >&2; return 1; }
+	left=$(pgrep -f -- "$id" || true)
+	[ -z "$left" ] || { echo "processes with $id on their command line: $left" >&2; return 1; }
+	left=$(find /sys/fs/cgroup -type d -name "$id" 2>/dev/null)
+	[ -z "$left" ] || { echo "cgroup left behind: $left" >&2; return 1; }
+	for pid in "$@"; do
+		dead "$pid" || return 1
+	done
 	run rt list -q
 	[[ "$output" != *"$id"* ]] || { echo "list still shows $id" >&2; return 1; }
 }
@@ -146,8 +199,18 @@ use_cgroup() {
 	update_config --arg p "$CGROUP_PARENT/$ID" '.linux.cgroupsPath = $p'
 }
 
+# A cgroup left under CGROUP_PARENT once every container is deleted is a
+# leak: the test fails (teardown's failure is the test's).
 teardown_cgroup_suite() {
+	local parent=/sys/fs/cgroup$CGROUP_PARENT
 	teardown_bundle
 	rm -rf "$OUT"
-	rmdir "/sys/fs/cgroup$CGROUP_PARENT" 2>/dev/null || true
+	[ -d "$parent" ] || return 0
+	rmdir "$parent" 2>/dev/null && return 0
+	echo "cgroups left behind under $parent:" >&2
+	find "$parent" -mindepth 1 -type d >&2
+	# leave the machine clean for the next test, then fail this one
+	find "$parent" -mindepth 1 -depth -type d -exec rmdir {} + 2>/dev/null
+	rmdir "$parent" 2>/dev/null
+	return 1
 }

@@ -182,9 +182,14 @@ run_detached() {
 	run rt exec --no-new-privs "$ID" grep NoNewPrivs /proc/self/status
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"1" ]]
-	run rt exec --user 1000:1000 --additional-gids 10 --additional-gids 20 "$ID" id
+	run rt exec --user 1000:1000 --additional-gids 10 --additional-gids 20 "$ID" \
+		sh -c 'id -u; id -g; sed -n "s/^Groups:[[:space:]]*//p" /proc/self/status'
+	echo "$output"
 	[ "$status" -eq 0 ]
-	[[ "$output" == "uid=1000 gid=1000 groups="*"10"*"20"* ]]
+	[ "${lines[0]}" = 1000 ]
+	[ "${lines[1]}" = 1000 ]
+	# exactly 10 and 20 (a glob *10*20* took 1000,20)
+	[ "$(echo ${lines[2]})" = "10 20" ]
 }
 
 @test "exec into a paused container is refused; --ignore-paused is a known flag" {

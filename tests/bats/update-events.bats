@@ -263,7 +263,9 @@ create_container() {
 	use_cgroup
 	update_config '.linux.resources = {memory: {limit: 67108864}, pids: {limit: 77}}'
 	create_container
+	current_before=$(cat "$CGROUP_DIR/memory.current")
 	run rt events --stats "$ID"
+	current_after=$(cat "$CGROUP_DIR/memory.current")
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$(printf '%s\n' "$output" | wc -l)" -eq 1 ]
@@ -273,9 +275,10 @@ create_container() {
 	[ "$(jq -r '.data.cpu.usage.kernel | type' <<<"$e")" = number ]
 	[ "$(jq -r '.data.cpu.usage.user | type' <<<"$e")" = number ]
 	[ "$(jq -r '.data.memory.usage.limit' <<<"$e")" = 67108864 ]
-	[ "$(jq -r '.data.memory.usage.usage' <<<"$e")" -gt 0 ]
-	[ "$(jq -r '.data.memory.usage.usage' <<<"$e")" = "$(cat "$CGROUP_DIR/memory.current")" ] ||
-		[ "$(jq -r '.data.memory.usage.usage' <<<"$e")" -gt 0 ]
+	# memory.current of the (parked, idle) cgroup, read just before or after
+	usage=$(jq -r '.data.memory.usage.usage' <<<"$e")
+	[ "$usage" -gt 0 ]
+	[[ "$usage" = "$current_before" || "$usage" = "$current_after" ]]
 	[ "$(jq -r '.data.memory.swap | has("limit")' <<<"$e")" = true ]
 	[ "$(jq -r '.data.memory.raw.anon | type' <<<"$e")" = number ]
 	[ "$(jq -r '.data.pids.current' <<<"$e")" -ge 1 ]
@@ -327,7 +330,7 @@ create_container() {
 	rt start "$ID"
 	timeout 60 "$RUNTIME" --root "$ROOT" events --interval 1s "$ID" >"$OUT/events" 2>"$OUT/events.err" &
 	events_pid=$!
-	sleep 4
+	wait_for_lines "$OUT/events" 2 30
 	rt kill "$ID" KILL
 	status=0
 	wait "$events_pid" || status=$?
@@ -345,14 +348,15 @@ create_container() {
 	use_cgroup
 	# No swap to spill into: the memory limit is a hard wall.
 	update_config '.linux.resources.memory = {limit: 33554432, swap: 33554432}'
-	create_container sh -c 'sleep 2; tail /dev/zero; sleep 100'
-	timeout 90 "$RUNTIME" --root "$ROOT" events --interval 30s "$ID" >"$OUT/events" 2>"$OUT/events.err" &
+	# the OOM comes only once events is seen running (its first stats
+	# line) and /go appears: no head start to guess
+	create_container sh -c 'while [ ! -e /go ]; do sleep 0.1; done; tail /dev/zero; sleep 100'
+	timeout 90 "$RUNTIME" --root "$ROOT" events --interval 1s "$ID" >"$OUT/events" 2>"$OUT/events.err" &
 	events_pid=$!
 	rt start "$ID"
-	for i in $(seq 600); do
-		grep -q '"oom"' "$OUT/events" && break
-		sleep 0.1
-	done
+	wait_for_lines "$OUT/events" 1 30
+	touch "$BUNDLE/rootfs/go"
+	wait_for 60 grep -q '"type":"oom"' "$OUT/events" || true
 	rt kill "$ID" KILL || true
 	status=0
 	wait "$events_pid" || status=$?
