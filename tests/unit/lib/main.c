@@ -7,7 +7,7 @@
  * and says by how much. */
 #include "tap.h"
 
-#define KC_UNIT_PLAN 516
+#define KC_UNIT_PLAN 517
 
 int tap_count, tap_failed;
 
