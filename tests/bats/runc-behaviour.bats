@@ -110,6 +110,26 @@ run_detached() {
 	[ "$output" = blocked ]
 }
 
+# runc's hooks_so.bats: a createRuntime hook bind-mounts a file into the
+# bundle's rootfs from inside the container's mount namespace, naming both
+# by their host paths.  runc's namespace still has the host's tree at that
+# point (pivot_root comes later); kcrun's container is built from outside
+# and its mount namespace only ever holds the container's root, so the host
+# paths do not resolve there (issue 13: not solved yet).
+@test "hooks: a createRuntime hook bind-mounts a file into the rootfs through nsenter" {
+	command -v nsenter >/dev/null || skip "no nsenter"
+	is_kcrun && skip "kcrun: the container's mount namespace has no host paths (issue 13)"
+	echo from-the-hook > "$BUNDLE/hook-source"
+	hook="pid=\$(jq -r .pid); touch $BUNDLE/rootfs/hook-file && nsenter -m -t \$pid mount --bind $BUNDLE/hook-source $BUNDLE/rootfs/hook-file"
+	update_config --arg h "$hook" --arg sh "$(command -v sh)" \
+		'.hooks.createRuntime = [{path: $sh, args: ["sh", "-c", $h],
+			env: ["PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"]}]'
+	run_in_container cat /hook-file
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = from-the-hook ]
+}
+
 # ---------- mounts ----------
 
 @test "mounts: rbind,ro makes only the top mount read-only" {
