@@ -101,12 +101,13 @@ static void append_clean(char *out, size_t out_size, const char *path)
 	}
 }
 
-/* The caller's cgroup v2 path, from the "0::" line of /proc/self/cgroup. */
-static int own_cgroup(char *out, size_t out_size)
+/* A process's cgroup v2 path, from the "0::" line of its /proc/PID/cgroup
+ * (proc_file), cleaned of "." and "..". */
+static int proc_cgroup(const char *proc_file, char *out, size_t out_size)
 {
 	cleanup_free char *content = NULL;
 	char *line;
-	int rc = kc_read_file("/proc/self/cgroup", 0, &content, NULL);
+	int rc = kc_read_file(proc_file, 64 << 10, &content, NULL);
 
 	if (rc < 0)
 		return rc;
@@ -118,6 +119,25 @@ static int own_cgroup(char *out, size_t out_size)
 		}
 	}
 	return -ENOENT;
+}
+
+static int own_cgroup(char *out, size_t out_size)
+{
+	return proc_cgroup("/proc/self/cgroup", out, out_size);
+}
+
+int kc_cgroup_of(pid_t pid, char **dir, kc_error_t *err)
+{
+	char proc_file[64], relative[PATH_MAX] = "";
+	int rc;
+
+	snprintf(proc_file, sizeof(proc_file), "/proc/%d/cgroup", (int)pid);
+	rc = proc_cgroup(proc_file, relative, sizeof(relative));
+	if (rc < 0)
+		return kc_error_set(err, -rc, "%s: no cgroup v2 entry", proc_file);
+	if (asprintf(dir, "%s%s", kc_cgroup_root, relative) < 0)
+		return kc_error_set(err, ENOMEM, "cgroup of %d", (int)pid);
+	return 0;
 }
 
 bool kc_cgroup_v2_mounted(void)

@@ -44,6 +44,10 @@ extern const char *kc_cgroup_root;
 /* Is a cgroup v2 (unified) hierarchy mounted at KC_CGROUP_MOUNT? */
 bool kc_cgroup_v2_mounted(void);
 
+/* The cgroup v2 directory under kc_cgroup_root of process pid, from the
+ * "0::" line of /proc/PID/cgroup (malloc'ed in *dir). */
+int kc_cgroup_of(pid_t pid, char **dir, kc_error_t *err);
+
 /* linux.cgroupsPath -> absolute directory (malloc'ed) under kc_cgroup_root.
  * Empty/NULL: /kcrun/<id>.  Absolute: relative to the cgroup root.
  * Relative: relative to the caller's own cgroup (as runc).  `..` cannot

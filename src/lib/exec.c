@@ -182,22 +182,10 @@ static int apply_cli(const struct kc_exec_opts *o, struct oci_process *p, kc_err
  * (from /proc/INIT/cgroup). */
 static int enter_init_cgroup(pid_t init, pid_t pid, kc_error_t *err)
 {
-	cleanup_free char *content = NULL;
-	char proc_path[64], dir[4096];
-	const char *line;
-	size_t len;
-	int rc;
+	cleanup_free char *dir = NULL;
 
-	snprintf(proc_path, sizeof(proc_path), "/proc/%d/cgroup", (int)init);
-	rc = kc_read_file(proc_path, 64 << 10, &content, &len);
-	if (rc < 0)
-		return kc_error_set(err, -rc, "read %s", proc_path);
-	for (line = content; line && strncmp(line, "0::", 3) != 0; line = strchr(line, '\n'))
-		line += *line == '\n';
-	if (line == NULL)
-		return kc_error_set(err, 0, "%s: no cgroup v2 entry", proc_path);
-	snprintf(dir, sizeof(dir), "%s%.*s", kc_cgroup_root, (int)strcspn(line + 3, "\n"),
-		 line + 3);
+	if (kc_cgroup_of(init, &dir, err) < 0)
+		return -1;
 	kc_log_debug("exec: joining the container's cgroup failed (EBUSY), joining init's %s",
 		     dir);
 	return kc_cgroup_enter(dir, pid, err);
