@@ -17,6 +17,7 @@
 #include "cgroup.h"
 #include "cleanup.h"
 #include "init.h"
+#include "kcontainer.h"
 #include "loaded.h"
 #include "buf.h"
 #include "fileio.h"
@@ -260,81 +261,6 @@ static int enter_cgroup(const char *dir, const char *sub, pid_t init, pid_t pid,
 	return 0;
 }
 
-static const struct {
-	const char *name;
-	int type;
-} ns_order[] = {
-	/* user first: it grants the rights over the others; mnt last. */
-	{"user", CLONE_NEWUSER}, {"ipc", CLONE_NEWIPC},       {"uts", CLONE_NEWUTS},
-	{"net", CLONE_NEWNET},   {"pid", CLONE_NEWPID},       {"cgroup", CLONE_NEWCGROUP},
-	{"mnt", CLONE_NEWNS},
-};
-#define N_NS (sizeof(ns_order) / sizeof(ns_order[0]))
-
-/* The joining child: setns into every namespace init has that we don't
- * share, then clone(CLONE_PARENT) the process so it is kcrun's child, in
- * the container's pid namespace. */
-static _Noreturn void join_and_spawn(pid_t init, unsigned long long start_time,
-				     struct kc_init_ctx *ic, int pid_fd)
-{
-	int fds[N_NS], proc_dir;
-	size_t i;
-	pid_t child;
-	char proc_path[64];
-
-	/* The namespaces of the init that state.json names, not of whatever
-	 * got its pid since: an fd of /proc/PID stays with that process. */
-	snprintf(proc_path, sizeof(proc_path), "/proc/%d", (int)init);
-	proc_dir = open(proc_path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (proc_dir < 0 || kc_proc_start_time_at(proc_dir, NULL) != start_time) {
-		dprintf(ic->report_fd, "Ecannot exec in a stopped container");
-		_exit(1);
-	}
-	for (i = 0; i < N_NS; i++) {
-		char path[64], self[64];
-		struct stat a = {0}, b;
-
-		fds[i] = -1;
-		snprintf(path, sizeof(path), "ns/%s", ns_order[i].name);
-		snprintf(self, sizeof(self), "/proc/self/ns/%s", ns_order[i].name);
-		/* a namespace type this kernel lacks is ENOENT; anything else
-		 * (init died: ESRCH) must not leave the process in ours */
-		if (fstatat(proc_dir, path, &a, 0) < 0 && errno == ENOENT)
-			continue;
-		if (stat(self, &b) == 0 && a.st_ino == b.st_ino && a.st_dev == b.st_dev)
-			continue;
-		fds[i] = openat(proc_dir, path, O_RDONLY | O_CLOEXEC);
-		if (fds[i] < 0) {
-			dprintf(ic->report_fd, "Eopen %s namespace of %d: %s", ns_order[i].name,
-				(int)init, strerror(errno));
-			_exit(1);
-		}
-	}
-	close(proc_dir);
-	for (i = 0; i < N_NS; i++) {
-		if (fds[i] < 0)
-			continue;
-		if (setns(fds[i], ns_order[i].type) < 0) {
-			dprintf(ic->report_fd, "Esetns %s namespace of %d: %s", ns_order[i].name,
-				(int)init, strerror(errno));
-			_exit(1);
-		}
-		close(fds[i]);
-	}
-	child = (pid_t)syscall(SYS_clone, CLONE_PARENT | SIGCHLD, NULL, NULL, NULL, 0);
-	if (child < 0) {
-		dprintf(ic->report_fd, "Eclone: %s", strerror(errno));
-		_exit(1);
-	}
-	if (child == 0) {
-		close(pid_fd);
-		kc_init_main(ic);
-	}
-	if (write(pid_fd, &child, sizeof(child)) != sizeof(child))
-		_exit(1);
-	_exit(0);
-}
-
 int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_error_t *err)
 {
 	struct oci_spec *spec = NULL;
@@ -343,9 +269,10 @@ int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_er
 	struct kc_state st;
 	enum oci_status status;
 	scmp_filter_ctx seccomp = NULL;
-	int go[2] = {-1, -1}, report[2] = {-1, -1}, pidp[2] = {-1, -1};
+	int go[2] = {-1, -1}, report[2] = {-1, -1};
 	int master = -1, slave = -1, ret = -1, wstatus;
-	pid_t joiner, child = -1;
+	cleanup_close int cfd = -1;
+	pid_t child = -1;
 	char *msg = NULL;
 
 	*pty_master = -1;
@@ -403,17 +330,26 @@ int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_er
 	if (spec->linux_ && spec->linux_->seccomp &&
 	    kc_seccomp_build(spec->linux_->seccomp, &seccomp, err) < 0)
 		goto out;
-	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(report, O_CLOEXEC) < 0 || pipe2(pidp, O_CLOEXEC) < 0) {
+	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(report, O_CLOEXEC) < 0) {
 		kc_error_set(err, errno, "pipe");
 		goto out;
 	}
+	cfd = kc_container_open_by_name(o->id, err);
+	if (cfd < 0)
+		goto out;
 
-	joiner = fork();
-	if (joiner < 0) {
-		kc_error_set(err, errno, "fork");
+	/* A member of the container (docs/kernel-api.md): init's namespaces,
+	 * the container's creds and root; container_kill() and init's death
+	 * reach it, and it gets the keys granted to the container. */
+	child = kc_fork_member(cfd, NULL);
+	if (child < 0) {
+		if (errno == ESRCH)
+			kc_error_set(err, 0, "cannot exec in a stopped container");
+		else
+			kc_error_set(err, errno, "fork into container %s", o->id);
 		goto out;
 	}
-	if (joiner == 0) {
+	if (child == 0) {
 		struct kc_init_ctx ic = {
 			.spec = spec,
 			.process = p,
@@ -427,31 +363,20 @@ int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_er
 			.joined = true,
 		};
 
+		close(cfd);
 		close(go[1]);
 		close(report[0]);
-		close(pidp[0]);
 		if (master >= 0)
 			close(master);
-		join_and_spawn(st.pid, st.start_time, &ic, pidp[1]);
+		kc_init_main(&ic);
 	}
 	close(go[0]);
 	go[0] = -1;
 	close(report[1]);
 	report[1] = -1;
-	close(pidp[1]);
-	pidp[1] = -1;
 	if (slave >= 0) {
 		close(slave);
 		slave = -1;
-	}
-	while (waitpid(joiner, &wstatus, 0) < 0 && errno == EINTR)
-		;
-	if (read(pidp[0], &child, sizeof(child)) != sizeof(child)) {
-		child = -1;
-		close(go[1]);
-		go[1] = -1;
-		kc_init_wait_ready(report[0], err);
-		goto out;
 	}
 	kc_trace("exec: joined");
 	if (st.cgroup_path && *st.cgroup_path && enter_cgroup(st.cgroup_path, o->cgroup, st.pid, child, err) < 0)
@@ -488,8 +413,6 @@ out:
 			close(go[i]);
 		if (report[i] >= 0)
 			close(report[i]);
-		if (pidp[i] >= 0)
-			close(pidp[i]);
 	}
 	kc_seccomp_release(seccomp);
 	oci_process_free(pprocess);

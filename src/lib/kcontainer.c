@@ -38,6 +38,17 @@ pid_t kc_fork_into_container(int cfd, int cgroup_fd, int *pidfd)
 	return (pid_t)syscall(KC_NR_fork_into_container, cfd, &args, sizeof(args));
 }
 
+pid_t kc_fork_member(int cfd, int *pidfd)
+{
+	struct kc_container_fork_args args = { .flags = CONTAINER_FORK_MEMBER };
+
+	if (pidfd) {
+		args.flags |= CONTAINER_FORK_PIDFD;
+		args.pidfd = (uintptr_t)pidfd;
+	}
+	return (pid_t)syscall(KC_NR_fork_into_container, cfd, &args, sizeof(args));
+}
+
 int kc_container_socket(int cfd, int domain, int type, int protocol)
 {
 	return (int)syscall(KC_NR_container_socket, cfd, domain, type, protocol);

@@ -50,6 +50,7 @@ struct kc_container_args {
 /* fork_into_container()'s flags and arguments. */
 #define CONTAINER_FORK_PIDFD        0x1	/* store a pidfd (O_CLOEXEC) for init */
 #define CONTAINER_FORK_INTO_CGROUP  0x2	/* start init in the cgroup cgroup_fd */
+#define CONTAINER_FORK_MEMBER       0x4	/* a new member of a running container */
 
 struct kc_container_fork_args {
 	uint64_t flags;
@@ -74,6 +75,9 @@ bool kc_kernel_has_containers(void);
  * caller's cgroup, and pidfd (if not NULL) receives a pidfd for init. */
 int kc_container_create(const char *name, unsigned int flags, int userns_fd);
 pid_t kc_fork_into_container(int cfd, int cgroup_fd, int *pidfd);
+/* A new member of the running container cfd (kcrun exec), in init's
+ * namespaces: -1 with ESRCH when init is not running. */
+pid_t kc_fork_member(int cfd, int *pidfd);
 int kc_container_socket(int cfd, int domain, int type, int protocol);
 int kc_container_kill(int cfd, int sig, unsigned int flags);
 int kc_container_wait(int cfd, int *wstatus, unsigned int options, struct rusage *ru);

@@ -55,6 +55,10 @@ run_selftest() {
 	run_selftest container_setns_test
 }
 
+@test "selftest: container_keys_test" {
+	run_selftest container_keys_test
+}
+
 @test "selftest: container_stress_test (10,000 containers leave nothing behind)" {
 	run_selftest container_stress_test
 }
