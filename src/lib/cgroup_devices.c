@@ -1,6 +1,8 @@
 /* cgroup v2, the eBPF device filter: see cgroup_devices.h. */
 #include "cgroup_devices.h"
+#include "bpf_cache.h"
 #include "cleanup.h"
+#include "log.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -218,8 +220,9 @@ int kc_cgroup_apply_devices(const char *dir, const struct oci_linux *linux_, kc_
 	cleanup_free struct kc_device_rule *rules = NULL;
 	cleanup_free void *program = NULL;
 	cleanup_close int cgroup_fd = -1, program_fd = -1;
-	uint32_t old_ids[64], old_count = 64, i;
+	uint32_t old_ids[64], old_count = 64, i, program_id = 0;
 	size_t rule_count, insn_count;
+	bool attached = false;
 	union bpf_attr attr;
 
 	if (kc_cgroup_device_rules(linux_, &rules, &rule_count, err) < 0 ||
@@ -240,20 +243,38 @@ int kc_cgroup_apply_devices(const char *dir, const struct oci_linux *linux_, kc_
 	if (old_count > 64)
 		old_count = 64;
 
-	program_fd = load_device_program(program, insn_count, err);
-	if (program_fd < 0)
-		return -1;
+	/* The same rules make the same program: verified once, pinned, and
+	 * attached to every container that has them (bpf_cache.h). */
+	program_fd = kc_bpf_cache_get(KC_BPF_CACHE_DIR, "devices", BPF_PROG_TYPE_CGROUP_DEVICE, program,
+				      insn_count);
+	if (program_fd >= 0) {
+		program_id = kc_bpf_prog_id(program_fd);
+		kc_log_debug("device filter: the pinned program %u", program_id);
+	} else {
+		program_fd = load_device_program(program, insn_count, err);
+		if (program_fd < 0)
+			return -1;
+		if (kc_bpf_cache_put(KC_BPF_CACHE_DIR, "devices", program_fd, program, insn_count) < 0)
+			kc_log_debug("device filter: not pinned in %s: %s", KC_BPF_CACHE_DIR, strerror(errno));
+	}
+	/* Already attached here (the same rules as before): it stays. */
+	for (i = 0; i < old_count && program_id != 0; i++) {
+		if (old_ids[i] == program_id)
+			attached = true;
+	}
 	memset(&attr, 0, sizeof(attr));
 	attr.target_fd = cgroup_fd;
 	attr.attach_bpf_fd = program_fd;
 	attr.attach_type = BPF_CGROUP_DEVICE;
 	attr.attach_flags = BPF_F_ALLOW_MULTI;
-	if (bpf_call(BPF_PROG_ATTACH, &attr) < 0)
+	if (!attached && bpf_call(BPF_PROG_ATTACH, &attr) < 0)
 		return kc_error_set(err, errno, "linux.resources.devices: attach the device filter to %s", dir);
 
 	for (i = 0; i < old_count; i++) {
 		cleanup_close int old_fd = -1;
 
+		if (old_ids[i] == program_id)
+			continue;
 		memset(&attr, 0, sizeof(attr));
 		attr.prog_id = old_ids[i];
 		old_fd = bpf_call(BPF_PROG_GET_FD_BY_ID, &attr);

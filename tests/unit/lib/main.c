@@ -7,7 +7,7 @@
  * and says by how much. */
 #include "tap.h"
 
-#define KC_UNIT_PLAN 517
+#define KC_UNIT_PLAN 525
 
 int tap_count, tap_failed;
 
@@ -33,6 +33,7 @@ int main(void)
 	test_hooks();
 	test_cgroup();
 	test_cgroup_devices();
+	test_bpf_cache();
 	test_network();
 	test_units();
 	test_stats();

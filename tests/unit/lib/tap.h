@@ -53,6 +53,7 @@ void tap_put_file(const char *dir, const char *file, const char *content);
 void test_terminal(void);
 void test_cgroup(void);
 void test_cgroup_devices(void);
+void test_bpf_cache(void);
 void test_seccomp(void);
 void test_hooks(void);
 void test_network(void);
