@@ -65,8 +65,10 @@ RUNS ?= 100000
 fuzz: deps
 	@$(MAKE) -s -C fuzz run RUNS=$(RUNS)
 
+# bench/lifecycle and the kernel's floor (bench/floor.c) in one boot:
+# SCALE=100 for a shorter run (bench/run-lifecycle).
 bench: kernel guest
-	@vm/run --tsc -- /usr/lib/kcrun/bench/lifecycle
+	@bench/run-lifecycle
 
 # A shell in the guest (needs a terminal).
 shell: kernel guest
