@@ -150,6 +150,11 @@ static const char *op_name(int i)
  * prints it (4 spaces, trailing newline). */
 int oci_features_to_json(char **out)
 {
+	return oci_features_to_json_annotated(NULL, out);
+}
+
+int oci_features_to_json_annotated(const struct oci_map *extra, char **out)
+{
 	/* the closed sets of names.c, filtered to what `features` lists */
 	const char *names[128];
 	struct gen gen;
@@ -216,6 +221,10 @@ int oci_features_to_json(char **out)
 	oci_gen_map_open(&gen);
 	oci_gen_key(&gen, "org.kcrun.version");
 	oci_gen_string(&gen, KCRUN_VERSION);
+	for (i = 0; extra && i < extra->len; i++) {
+		oci_gen_key(&gen, extra->entries[i].key);
+		oci_gen_string(&gen, extra->entries[i].value);
+	}
 	oci_gen_map_close(&gen);
 	oci_gen_map_close(&gen);
 	return oci_gen_finish(&gen, "    ", true, out);

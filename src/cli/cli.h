@@ -105,6 +105,7 @@ int kc_cmd_delete(struct kc_global *g, int argc, char **argv);
 int kc_cmd_list(struct kc_global *g, int argc, char **argv);
 int kc_cmd_spec(struct kc_global *g, int argc, char **argv);
 int kc_cmd_features(struct kc_global *g, int argc, char **argv);
+int kc_cmd_keys(struct kc_global *g, int argc, char **argv);
 int kc_cmd_checkpoint(struct kc_global *g, int argc, char **argv);
 int kc_cmd_restore(struct kc_global *g, int argc, char **argv);
 

@@ -39,6 +39,12 @@ const struct kc_command kc_commands[] = {
 	 1, -1, kc_cmd_exec, true},
 	{"features", "show the enabled features", "", "Shows what this kcrun supports, as JSON.",
 	 0, 0, kc_cmd_features, false},
+	{"keys", "the keys of a container: grant, revoke, list, add, serve",
+	 "<grant|revoke|list|add|serve> [command options] <container-id> ...",
+	 "Grants keys to a container's members through its kernel keyring (grant, revoke,\n"
+	 "list, add) and serves its request-key upcalls (serve): see kcrun(8).\n"
+	 "\"kcrun keys COMMAND --help\" describes each.",
+	 1, -1, kc_cmd_keys, true},
 	{"kill", "kill sends the specified signal (default: SIGTERM) to the container's init process",
 	 "[command options] <container-id> [signal]",
 	 "Where \"<container-id>\" is the name for the instance of the container and\n"

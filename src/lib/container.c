@@ -25,6 +25,7 @@
 #include "devices.h"
 #include "hooks.h"
 #include "init.h"
+#include "keys.h"
 #include "kcontainer.h"
 #include "log.h"
 #include "mounts.h"
@@ -86,6 +87,7 @@ struct create_ctx {
 	char *cgroup_path;    /* absolute directory of the container's cgroup */
 	bool cgroup_made;
 	int cgroup_fd;        /* O_PATH fd of cgroup_path: init starts there */
+	int32_t keyring;      /* the container keyring's serial, 0: none (keys.h) */
 };
 
 /* linux.cgroupsPath and linux.resources.  Init starts directly in the
@@ -455,6 +457,7 @@ static int write_state(struct create_ctx *c, kc_error_t *err)
 		.has_poststop_hooks = c->spec->hooks && c->spec->hooks->poststop_len,
 		.has_pid_ns = oci_linux_find_namespace(c->spec->linux_, OCI_NS_PID) != NULL,
 		.annotations = c->spec->annotations,
+		.keyring = c->keyring,
 	};
 
 	if (record_late_hooks(c, err) < 0)
@@ -536,7 +539,8 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 	}
 	kc_trace("container_create");
 	if (join_namespaces(&c, err) < 0 || build_mount_tree(&c, err) < 0 ||
-	    kc_network_setup(c.cfd, c.spec, err) < 0 || setup_terminal(&c, err) < 0)
+	    kc_network_setup(c.cfd, c.spec, err) < 0 || setup_terminal(&c, err) < 0 ||
+	    kc_keys_at_create(c.cfd, opts->id, &c.spec->annotations, &c.keyring, err) < 0)
 		goto fail;
 	if (hooks && hooks->create_container_len &&
 	    kc_hooks_open_executables(hooks->create_container, hooks->create_container_len,

@@ -89,10 +89,13 @@ int kc_state_write(const char *root, const struct kc_state *st, kc_error_t *err)
 	kc_buf_json_string(&b, st->cgroup_path ? st->cgroup_path : "");
 	kc_buf_printf(&b, ",\"config_path\":");
 	kc_buf_json_string(&b, st->config_path ? st->config_path : "");
-	kc_buf_printf(&b, ",\"poststart\":%s,\"poststop\":%s,\"pid_ns\":%s,\"annotations\":{",
+	kc_buf_printf(&b, ",\"poststart\":%s,\"poststop\":%s,\"pid_ns\":%s",
 		      st->has_poststart_hooks ? "true" : "false",
 		      st->has_poststop_hooks ? "true" : "false",
 		      st->has_pid_ns ? "true" : "false");
+	if (st->keyring > 0)
+		kc_buf_printf(&b, ",\"keyring\":%d", (int)st->keyring);
+	kc_buf_printf(&b, ",\"annotations\":{");
 	for (i = 0; i < st->annotations.len; i++) {
 		if (i)
 			kc_buf_append(&b, ",", 1);
@@ -166,6 +169,11 @@ int kc_state_parse(const char *json, const char *id, struct kc_state *st, const 
 	st->has_poststart_hooks = get_bool(tree, "poststart");
 	st->has_poststop_hooks = get_bool(tree, "poststop");
 	st->has_pid_ns = get_bool(tree, "pid_ns");
+	{
+		long long keyring = get_int(tree, "keyring");
+
+		st->keyring = keyring > 0 && keyring <= INT32_MAX ? (int32_t)keyring : 0;
+	}
 	ann = yajl_tree_get(tree, ann_path, yajl_t_object);
 	for (i = 0; ann && i < ann->u.object.len; i++) {
 		yajl_val v = ann->u.object.values[i];

@@ -11,6 +11,7 @@
 #define KCRUN_STATE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -39,6 +40,7 @@ struct kc_state {
 	bool has_poststart_hooks;
 	bool has_poststop_hooks;
 	bool has_pid_ns;               /* killing init kills every member */
+	int32_t keyring;               /* the container keyring's serial, 0: none */
 	struct oci_map annotations;
 };
 

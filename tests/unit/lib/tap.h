@@ -66,6 +66,7 @@ void test_list(void);
 void test_procattrs(void);
 void test_procfs(void);
 void test_pidfile(void);
+void test_keys(void);
 
 /* capture.c: stdout and stderr into buffers between begin and end (the
  * texts stay valid until the next capture_end). */
