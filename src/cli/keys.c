@@ -90,11 +90,18 @@ static int parse_sub(const struct kc_command *cmd, struct kc_opt *opts, int argc
 static int open_container(struct kc_global *g, const char *id, kc_error_t *err)
 {
 	struct kc_state st;
+	int cfd;
 
 	if (kc_state_read(g->root, id, &st, err) < 0)
 		return -1;
 	kc_state_free(&st);
-	return kc_container_open_by_name(id, err);
+	/* an object whose init died and that nobody holds is gone */
+	cfd = kc_container_open(id, CONTAINER_FD_CLOEXEC);
+	if (cfd < 0 && errno == ENOENT)
+		return kc_error_set(err, 0, "container %s is not running: its keyring is gone", id);
+	if (cfd < 0)
+		return kc_error_set(err, errno, "container_open `%s`", id);
+	return cfd;
 }
 
 static int keys_grant(struct kc_global *g, int argc, char **argv)

@@ -215,8 +215,12 @@ int kc_keys_grant(int cfd, const char *id, kc_key_serial_t key, bool keep_perms,
 	kc_key_serial_t ckr;
 
 	*stripped = false;
-	if (kc_keys_describe(key, &desc, &info, err) < 0)
+	if (kc_keys_describe(key, &desc, &info, err) < 0) {
+		if ((*err)->errnum == EACCES)
+			kc_error_wrap(err, "kcrun does not possess key %" PRId32 " (a key in its "
+				      "caller's keyrings, granting its possessor view and search)", key);
 		return -1;
+	}
 	if (!(info.perm & KC_KEY_POS_SEARCH))
 		return kc_error_set(err, 0,
 				    "key %" PRId32 " does not grant search to its possessor "

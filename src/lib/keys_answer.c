@@ -245,6 +245,29 @@ static void log_request(const struct kc_keys_serve_opts *o, const struct kc_key_
 		return;
 }
 
+/* dns_resolver takes its text with the terminating NUL (as key.dns_resolver
+ * gives it: dns_resolver_preparse refuses anything else); --static and
+ * handlers write plain text, so the NUL is added here. */
+static int terminate_text(const char *type, char **payload, size_t *len, const char *static_value,
+			  size_t static_len)
+{
+	const char *data = static_value ? static_value : *payload;
+	size_t n = static_value ? static_len : *len;
+	char *copy;
+
+	if (strcmp(type, "dns_resolver") != 0 || (n > 0 && data[n - 1] == '\0'))
+		return 0;
+	copy = malloc(n + 1);
+	if (copy == NULL)
+		return -1;
+	memcpy(copy, data, n);
+	copy[n] = '\0';
+	free(*payload);
+	*payload = copy;
+	*len = n + 1;
+	return 1;
+}
+
 enum kc_key_answer kc_key_answer(kc_key_serial_t authkey, bool deny,
 				 const struct kc_keys_serve_opts *o)
 {
@@ -276,6 +299,17 @@ enum kc_key_answer kc_key_answer(kc_key_serial_t authkey, bool deny,
 		why = "unknown description";
 	}
 
+	if (answer) {
+		int t = terminate_text(r.key.type, &payload, &len, s ? s->value : NULL,
+				       s ? s->value_len : 0);
+
+		if (t < 0) {
+			answer = false;
+			why = "out of memory";
+		} else if (t > 0) {
+			s = NULL; /* the terminated copy is in payload */
+		}
+	}
 	if (kc_keyctl(KC_KEYCTL_ASSUME_AUTHORITY, (unsigned long)r.target, 0, 0, 0) < 0) {
 		log_request(o, &r, "failed", "assume authority");
 		ret = KC_KEY_FAILED;
