@@ -58,6 +58,30 @@ teardown() {
 	[[ "$output" == *'executable file not found in $PATH'* ]]
 }
 
+@test "an exec'd process is a member of the container: /proc/containers shows it first" {
+	# (CAP_SYS_ADMIN: /proc/containers shows what its reader may administer)
+	run rt exec --cap CAP_SYS_ADMIN "$ID" sh -c 'sed -n 2p /proc/containers'
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# (a process that only joined the namespaces sees the host's <init>)
+	[[ "$output" == "$ID "* ]]
+}
+
+@test "an exec'd process dies with init even without a pid namespace" {
+	rt delete -f "$ID"
+	update_config '.linux.namespaces |= map(select(.type != "pid"))'
+	rt_bg run -d --bundle "$BUNDLE" "$ID"
+	wait_for_status "$ID" running
+	rt exec --detach --pid-file "$BUNDLE/exec.pid" "$ID" sleep 501 </dev/null >/dev/null 2>&1
+	pid=$(cat "$BUNDLE/exec.pid")
+	grep -q 'sleep' "/proc/$pid/cmdline"
+	rt kill "$ID" KILL
+	wait_for_status "$ID" stopped
+	# init's death kills every member (a process that only joined the
+	# namespaces would run on: no pid namespace takes it down)
+	wait_for 30 sh -c "! grep -qs '^State:.*[RSD]' /proc/$pid/status"
+}
+
 @test "exec in a stopped container fails" {
 	rt kill "$ID" KILL
 	wait_for_status "$ID" stopped
