@@ -130,6 +130,31 @@ task_is() {
 	gone_from "$RT" "$STATE" kc-c2
 }
 
+@test "ctr task pause/resume, metrics, kill -a, and a memory limit" {
+	ctrrun -d --memory-limit 67108864 "$IMAGE" kc-c5 \
+		sh -c 'sleep 1000 & trap "exit 0" TERM; while :; do sleep 0.1; done'
+	held_by "$RT" "$STATE" kc-c5
+	# ctr's spec mounts no cgroupfs: the limit is read from the guest side
+	pid=$(ctr tasks ls | awk '$1 == "kc-c5" { print $2 }')
+	cg=$(sed -n 's/^0:://p' "/proc/$pid/cgroup")
+	[ "$cg" = /default/kc-c5 ]
+	[ "$(cat "/sys/fs/cgroup$cg/memory.max")" = 67108864 ]
+	ctr tasks pause kc-c5
+	task_is kc-c5 PAUSED
+	[ "$("$RT" --root "$STATE" state kc-c5 | jq -r .status)" = paused ]
+	ctr tasks resume kc-c5
+	task_is kc-c5 RUNNING
+	run ctr tasks metrics kc-c5
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"memory.usage_in_bytes"* || "$output" == *"memory.usage"* ]]
+	ctr tasks kill -a -s KILL kc-c5
+	wait_for 60 task_is kc-c5 STOPPED
+	ctr tasks rm kc-c5
+	ctr containers rm kc-c5
+	gone_from "$RT" "$STATE" kc-c5
+}
+
 @test "ctr run -t: a pseudo-terminal, and task exec -t" {
 	command -v script >/dev/null || skip "no script(1)"
 	new_gate

@@ -63,6 +63,11 @@ id_of() {
 	docker inspect -f '{{.Id}}' "$1"
 }
 
+# logs_have NAME TEXT: docker logs NAME has the line TEXT.
+logs_have() {
+	docker logs "$1" 2>&1 | grep -qx "$2"
+}
+
 # holds NAME: the runtime under test holds Docker's container NAME.
 holds() {
 	held_by "$RT" "$STATE" "$(id_of "$1")"
@@ -114,6 +119,37 @@ holds() {
 	timeout 120 docker stop -t 60 kc-d2
 	[ "$(docker inspect -f '{{.State.Status}} {{.State.ExitCode}}' kc-d2)" = "exited 7" ]
 	docker rm kc-d2
+	gone_from "$RT" "$STATE" "$id"
+}
+
+@test "docker pause/unpause, update, top, stats, kill -s, restart, --init" {
+	dkrun -d --init --memory 64m --pids-limit 50 --name kc-d9 "$IMAGE" \
+		sh -c 'trap "echo got-usr1" USR1; while :; do sleep 0.1; done'
+	id=$(id_of kc-d9)
+	held_by "$RT" "$STATE" "$id"
+	# --init: Docker's init (tini) is pid 1, the command its child
+	run docker exec kc-d9 cat /proc/1/cmdline
+	[[ "$output" == /sbin/docker-init* ]]
+	run docker exec kc-d9 sh -c 'cat /sys/fs/cgroup/memory.max /sys/fs/cgroup/pids.max'
+	[ "$output" = "$(printf '67108864\n50')" ]
+	docker pause kc-d9
+	[ "$(docker inspect -f '{{.State.Status}}' kc-d9)" = paused ]
+	[ "$("$RT" --root "$STATE" state "$id" | jq -r .status)" = paused ]
+	docker unpause kc-d9
+	[ "$(docker inspect -f '{{.State.Status}}' kc-d9)" = running ]
+	docker update --memory 96m --memory-swap 192m kc-d9
+	run docker exec kc-d9 cat /sys/fs/cgroup/memory.max
+	[ "$output" = 100663296 ]
+	run docker top kc-d9
+	[[ "$output" == *"sh -c trap"* ]]
+	run docker stats --no-stream --format '{{.Name}} {{.PIDs}}' kc-d9
+	[[ "$output" == "kc-d9 "[1-9]* ]]
+	docker kill -s USR1 kc-d9
+	wait_for 30 logs_have kc-d9 got-usr1
+	timeout 120 docker restart -t 1 kc-d9
+	[ "$(docker inspect -f '{{.State.Status}} {{.RestartCount}}' kc-d9)" = "running 0" ]
+	held_by "$RT" "$STATE" "$id"
+	docker rm -f kc-d9
 	gone_from "$RT" "$STATE" "$id"
 }
 
@@ -178,6 +214,47 @@ holds() {
 	run dkrun --rm -v kc-dvol:/vol:ro "$IMAGE" sh -c 'cat /vol/x; touch /vol/y; echo rc=$?'
 	[[ "$output" == in-volume*"Read-only file system"*"rc=1" ]]
 	docker volume rm kc-dvol
+}
+
+@test "docker run: env, workdir, hostname, tmpfs, shm-size, ulimit, sysctl, cgroupns, no-new-privileges" {
+	new_gate
+	gated 'holds kc-d10' dkrun --rm --name kc-d10 -v "$GATE:/gate" -e KCE='a b' -w /tmp \
+		--hostname kchost --tmpfs /mnt/t:size=1m --shm-size 8m --ulimit nofile=100:200 \
+		--sysctl net.ipv4.ip_unprivileged_port_start=80 --security-opt no-new-privileges "$IMAGE" \
+		sh -c "$GATE_SH" gate sh -c 'echo "$KCE|$(pwd)|$(hostname)"
+			grep -E " /mnt/t | /dev/shm " /proc/mounts | cut -d" " -f2,3,4
+			echo "$(ulimit -n) $(ulimit -Hn)"
+			cat /proc/sys/net/ipv4/ip_unprivileged_port_start /proc/self/cgroup
+			grep NoNewPrivs /proc/self/status'
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '%s\n' 'a b|/tmp|kchost' \
+		'/dev/shm tmpfs rw,nosuid,nodev,noexec,relatime,size=8192k' \
+		'/mnt/t tmpfs rw,nosuid,nodev,noexec,relatime,size=1024k' \
+		'100 200' 80 0::/ 'NoNewPrivs:	1')" ]
+}
+
+@test "docker run --network/--pid/--ipc container:X joins another container's namespaces" {
+	dkrun -d --ipc shareable --name kc-d11 "$IMAGE" sh -c "$(httpd_cmd 8080 shared-netns)"
+	holds kc-d11
+	new_gate
+	gated 'holds kc-d12' dkrun --rm --name kc-d12 -v "$GATE:/gate" \
+		--network container:kc-d11 --pid container:kc-d11 --ipc container:kc-d11 "$IMAGE" \
+		sh -c "$GATE_SH" gate sh -c 'for n in net pid ipc; do readlink /proc/self/ns/$n; done
+			ps -o comm | grep -c httpd
+			timeout 10 wget -q -O - http://127.0.0.1:8080/'
+	[ "$status" -eq 0 ]
+	pid=$(docker inspect -f '{{.State.Pid}}' kc-d11)
+	[ "$output" = "$(readlink /proc/$pid/ns/net /proc/$pid/ns/pid /proc/$pid/ns/ipc; echo 1; echo shared-netns)" ]
+}
+
+@test "docker run --privileged: all capabilities, the host's devices, a writable /sys" {
+	# every capability Docker 20.10 knows (0-37), as with runc
+	new_gate
+	gated 'holds kc-d13' dkrun --rm --privileged --name kc-d13 -v "$GATE:/gate" "$IMAGE" \
+		sh -c "$GATE_SH" gate sh -c 'grep CapEff /proc/self/status; test -c /dev/kmsg && echo kmsg
+			grep -E " /sys " /proc/mounts | cut -d" " -f4 | cut -d, -f1'
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'CapEff:\t000001ffffffffff\nkmsg\nrw')" ]
 }
 
 # Networking as Docker sets it up: docker0, veth, iptables (Debian's

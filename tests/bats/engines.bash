@@ -87,6 +87,12 @@ new_gate() {
 	chmod 1777 "$GATE"
 }
 
+# up_or_gone PID: the gated container is up, or its engine's command PID
+# ended (a container that failed to start never will be).
+up_or_gone() {
+	[ -e "$GATE/up" ] || ! kill -0 "$1" 2>/dev/null
+}
+
 # gated CHECK CMD...: run CMD (an engine's foreground run of a gated
 # container) in the background; once the container is up, run CHECK (a
 # command: the proof of who runs it), open the gate and wait for CMD.
@@ -96,9 +102,11 @@ gated() {
 	shift
 	"$@" > "$BATS_TEST_TMPDIR/gated.out" 2>&1 3>&- &
 	pid=$!
-	if wait_for 180 test -e "$GATE/up"; then
+	wait_for 180 up_or_gone "$pid"
+	if [ -e "$GATE/up" ]; then
 		eval "$check" || checked=1
 	else
+		echo "the gated container never came up" >&2
 		checked=1
 	fi
 	touch "$GATE/go"
