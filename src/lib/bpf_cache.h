@@ -11,7 +11,12 @@
  * used only when it is a bpffs directory owned by the caller's euid with
  * no group or other permissions; otherwise (no bpffs at /sys/fs/bpf, as in
  * a container or a host without systemd) nothing is cached and the caller
- * loads the program itself. */
+ * loads the program itself.
+ *
+ * Pins are never removed by kcrun: one per distinct rule set, a few KiB
+ * each (kernel memory), and a program attached to a cgroup lives on without
+ * its pin, so removing any of them (`rm /sys/fs/bpf/kcrun/<name>`) is
+ * always safe; the next container with those rules loads and pins again. */
 #ifndef KCRUN_BPF_CACHE_H
 #define KCRUN_BPF_CACHE_H
 

@@ -31,8 +31,12 @@ struct kc_device_rule {
  *   zero, full, random, urandom, tty, ptmx, pts/N (136:*), net/tun.
  * A linux.devices node gets no rule of its own: as with runc, a
  * deny-all rule holds for it unless linux.resources.devices allows it.
- * A program attached earlier (a second call) is replaced.  Not applied by
- * kc_cgroup_update(): it has no linux.devices to go with it. */
+ * The program comes from the pinned cache when it has these rules
+ * (bpf_cache.h: verified once per rule set, one program shared by every
+ * container with them); otherwise it is loaded and pinned.  A program
+ * attached earlier (a second call, or another container in the same
+ * cgroup) is replaced, unless it is that same program, which stays.  Not
+ * applied by kc_cgroup_update(): it has no linux.devices to go with it. */
 int kc_cgroup_apply_devices(const char *dir, const struct oci_linux *linux_, kc_error_t *err);
 
 /* The rule list above (malloc'ed); errors name linux.resources.devices[i]. */
