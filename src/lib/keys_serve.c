@@ -142,13 +142,25 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* What the kernel counts against max_pending: the links of the service
+ * keyrings (requests queued, being answered, answered and not yet
+ * unlinked).  Our own table when a keyring cannot be read. */
 static size_t pending(const struct service *s)
 {
-	size_t i, n = 0;
+	size_t i, n = 0, mine = 0;
 
-	for (i = 0; i < s->n_slots; i++)
-		n += s->slots[i].state != SLOT_FREE;
+	for (i = 0; i < s->n_icpt; i++) {
+		long len = kc_keyctl(KC_KEYCTL_READ, (unsigned long)s->icpt[i].svc, 0, 0, 0);
+
+		if (len < 0)
+			goto table;
+		n += (size_t)len / sizeof(kc_key_serial_t);
+	}
 	return n;
+table:
+	for (i = 0; i < s->n_slots; i++)
+		mine += s->slots[i].state != SLOT_FREE;
+	return mine;
 }
 
 /* A request seen (a note, or a rescan): queued unless already known. */

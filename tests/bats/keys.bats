@@ -211,6 +211,9 @@ gone() {
 
 @test "keys story 2: a key granted to A is used in A but not read, described or linked there, and not found in B" {
 	local s hex ckr_a nosearch userbits
+	# features says so
+	[ "$(rt features | jq -r '.annotations["org.kcrun.keys.containerKeyring"]')" = true ]
+	[ "$(rt features | jq -r '.annotations["org.kcrun.keys.intercept"]')" = true ]
 	s=$("$KEYTOOL" add user kcrun:secret s3cret @s 1b000000)
 	start_container "$A" sleep 100000
 	start_container "$B" sleep 100000
@@ -277,13 +280,16 @@ gone() {
 	[ "$output" = EACCES ]
 }
 
-@test "keys story 3: a revoked grant stops working at once, and works again once granted" {
+@test "keys story 3: a key granted at create (annotation) is revoked at once, and works again once granted" {
 	local s t
 	s=$("$KEYTOOL" add user kcrun:secret s3cret @s 1b000000)
-	# A's init asks for the key every 50 ms, logging when each try started.
+	# A's init asks for the key every 50 ms, logging when each try started;
+	# the key is granted by create (org.kcrun.keys.grant).
 	set_args sh -c 'exec keytool poll user kcrun:secret 50 > /poll.log'
+	update_config --arg s "$s" '.annotations["org.kcrun.keys.grant"] = $s'
 	rt_bg create --bundle "$BUNDLE" "$A"
-	rt keys grant "$A" "$s"
+	run rt keys list "$A"
+	[ "$output" = "$s user 1b000000 kcrun:secret" ]
 	rt start "$A"
 	wait_for 60 grep -q " OK $s\$" "$BUNDLE/rootfs/poll.log"
 
