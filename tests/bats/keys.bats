@@ -394,6 +394,35 @@ gone() {
 	[ "$output" = ENOENT ]
 }
 
+@test "keys story 5, handler: --handler answers from its argv and stdin; hostile descriptions stay data" {
+	local hostile
+	start_container "$A" sleep 100000
+	# argv: type, description, uid, gid, container id; stdin: the callout
+	printf '%s\n' '#!/bin/sh' 'case "$2" in' \
+		'kcrun:h:*) printf "%s|" "$1" "$2" "$3" "$4" "$5"; cat ;;' \
+		'*) exit 1 ;;' 'esac' > "$BUNDLE/handler"
+	chmod 755 "$BUNDLE/handler"
+	serve "$A" --type user --handler "$BUNDLE/handler" --timeout 30
+
+	run rt exec "$A" keytool fetch user kcrun:h:x cbdata
+	[ "$status" -eq 0 ]
+	[ "$output" = "user|kcrun:h:x|0|0|$A|cbdata" ]
+	# shell syntax in the description and the callout reaches the handler
+	# as bytes, and nothing runs it
+	hostile='kcrun:h:$(touch /tmp/keys-pwned);`touch /tmp/keys-pwned`'
+	run rt exec "$A" keytool fetch user "$hostile" '$(touch /tmp/keys-pwned)'
+	[ "$status" -eq 0 ]
+	[ "$output" = "user|$hostile|0|0|$A|\$(touch /tmp/keys-pwned)" ]
+	[ ! -e /tmp/keys-pwned ]
+	# a non-zero exit rejects
+	run rt exec "$A" keytool request2 user kcrun:other x @p
+	[ "$status" -eq 1 ]
+	[ "$output" = EKEYREJECTED ]
+	wait_for 30 stats_are "stats pending=0 served=2 rejected=1 lost=0"
+	run grep -c "^keys serve $A: key [0-9]* user \"kcrun:other\" callout \"x\" uid 0 gid 0: rejected: handler exited non-zero\$" "$SERVE_LOG"
+	[ "$output" = 1 ]
+}
+
 @test "keys story 6: a flood of hostile requests leaves the service alive, its queue bounded and drained, and serving" {
 	local data0 data1 dmesg0 line pending p state flood_pid
 	start_container "$A" sleep 100000
