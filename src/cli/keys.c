@@ -246,7 +246,7 @@ static int keys_serve(struct kc_global *g, int argc, char **argv)
 	struct kc_strlist types = {0}, statics = {0};
 	const char *handler = NULL;
 	int max_pending = 0, timeout = KC_KEYS_SERVE_DEFAULT_TIMEOUT;
-	bool deny_other = false;
+	bool deny_other = false, replace = false;
 	struct kc_opt opts[] = {
 		{"type", 't', KC_OPT_LIST, &types, "a key type to serve (repeatable; none: every type)"},
 		{"static", 0, KC_OPT_LIST, &statics,
@@ -258,6 +258,8 @@ static int keys_serve(struct kc_global *g, int argc, char **argv)
 		{"timeout", 0, KC_OPT_INT, &timeout, "seconds a request may take (default 10)"},
 		{"deny-other", 0, KC_OPT_FLAG, &deny_other,
 		 "also intercept every other type, and reject it"},
+		{"replace", 0, KC_OPT_FLAG, &replace,
+		 "take over the types another service intercepts (one killed without SIGTERM)"},
 		{NULL, 0, 0, NULL, NULL},
 	};
 	struct kc_keys_static *st = NULL;
@@ -294,6 +296,7 @@ static int keys_serve(struct kc_global *g, int argc, char **argv)
 		.max_pending = (unsigned int)max_pending,
 		.timeout = (unsigned int)timeout,
 		.deny_other = deny_other,
+		.replace = replace,
 		.out = stdout,
 		.log_fd = STDERR_FILENO,
 	};

@@ -378,8 +378,9 @@ static int intercept_error(const char *id, const char *type, kc_error_t *err)
 	case ENOKEY:
 		return kc_error_set(err, 0, "container %s is not running", id);
 	case EEXIST:
-		return kc_error_set(err, 0, "%s requests of %s are already served (another kcrun keys serve?)",
-				    type, id);
+		return kc_error_set(err, 0,
+				    "%s requests of %s are already served (another kcrun keys serve? "
+				    "--replace takes them over)", type, id);
 	case EINVAL:
 		return kc_error_set(err, 0, "cannot intercept \"%s\" requests: not a key type this kernel knows",
 				    type);
@@ -433,9 +434,17 @@ static int set_up(struct service *s, int pipe_fd, kc_error_t *err)
 	 * request of a type that is about to be served */
 	for (i = 0; i < s->n_icpt; i++) {
 		struct intercept *ic = &s->icpt[i];
+		long r = kc_keyctl(KC_KEYCTL_CONTAINER_INTERCEPT, (unsigned long)s->cfd,
+				   (unsigned long)ic->type, (unsigned long)ic->svc, o->max_pending);
 
-		if (kc_keyctl(KC_KEYCTL_CONTAINER_INTERCEPT, (unsigned long)s->cfd,
-			      (unsigned long)ic->type, (unsigned long)ic->svc, o->max_pending) < 0)
+		/* --replace: a service that was killed (SIGKILL) left its
+		 * intercept behind, failing every request (nobody watches) */
+		if (r < 0 && errno == EEXIST && o->replace &&
+		    kc_keyctl(KC_KEYCTL_CONTAINER_INTERCEPT, (unsigned long)s->cfd,
+			      (unsigned long)ic->type, 0, 0) == 0)
+			r = kc_keyctl(KC_KEYCTL_CONTAINER_INTERCEPT, (unsigned long)s->cfd,
+				      (unsigned long)ic->type, (unsigned long)ic->svc, o->max_pending);
+		if (r < 0)
 			return intercept_error(o->id, ic->type, err);
 		ic->registered = true;
 	}

@@ -43,6 +43,7 @@ struct kc_keys_serve_opts {
 	unsigned int max_pending;   /* per type, 1..4096; 0: the kernel's 64 */
 	unsigned int timeout;       /* seconds a request may take, 1..3600 */
 	bool deny_other;            /* a "*" intercept that rejects everything */
+	bool replace;               /* remove another service's intercepts first */
 	FILE *out;                  /* "ready" and the stats lines */
 	int log_fd;                 /* one line per request */
 };

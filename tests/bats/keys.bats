@@ -423,6 +423,25 @@ gone() {
 	[ "$output" = 1 ]
 }
 
+@test "keys story 5, replace: a service killed without SIGTERM fails requests at once, and --replace takes over" {
+	start_container "$A" sleep 100000
+	serve "$A" --type user --static kcrun:greeting=hello
+	kill -KILL "$SERVE_PID"
+	wait "$SERVE_PID" || true
+	SERVE_PID=
+	# its intercept is left, watched by nobody: the request fails at once
+	run rt exec "$A" keytool fetch user kcrun:greeting cb
+	[ "$status" -eq 1 ]
+	[ "$output" = ENOKEY ]
+	run timeout 60 "$RUNTIME" --root "$ROOT" keys serve "$A" --type user 3>&-
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"user requests of $A are already served"* ]]
+	serve "$A" --type user --static kcrun:greeting=hello --replace
+	run rt exec "$A" keytool fetch user kcrun:greeting cb
+	[ "$status" -eq 0 ]
+	[ "$output" = hello ]
+}
+
 @test "keys story 6: a flood of hostile requests leaves the service alive, its queue bounded and drained, and serving" {
 	local data0 data1 dmesg0 line pending p state flood_pid
 	start_container "$A" sleep 100000
