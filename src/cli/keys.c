@@ -262,6 +262,9 @@ static int keys_serve(struct kc_global *g, int argc, char **argv)
 		 "take over the types another service intercepts (one killed without SIGTERM)"},
 		{NULL, 0, 0, NULL, NULL},
 	};
+	/* for tests: a pipe that loses notes (kcrun(8), ENVIRONMENT) */
+	const char *notes_env = getenv("KCRUN_KEYS_SERVE_NOTES");
+	unsigned int notes = notes_env ? (unsigned int)strtoul(notes_env, NULL, 10) : 0;
 	struct kc_keys_static *st = NULL;
 	struct kc_keys_serve_opts o;
 	cleanup_close int cfd = -1;
@@ -297,6 +300,7 @@ static int keys_serve(struct kc_global *g, int argc, char **argv)
 		.timeout = (unsigned int)timeout,
 		.deny_other = deny_other,
 		.replace = replace,
+		.notes = notes,
 		.out = stdout,
 		.log_fd = STDERR_FILENO,
 	};

@@ -342,7 +342,7 @@ static void print_stats(struct service *s)
 }
 
 /* The notification pipe, filtered to links. */
-static int open_watch_pipe(kc_error_t *err)
+static int open_watch_pipe(unsigned int notes, kc_error_t *err)
 {
 	struct {
 		struct watch_notification_filter f;
@@ -353,7 +353,7 @@ static int open_watch_pipe(kc_error_t *err)
 	if (pipe2(fds, O_NOTIFICATION_PIPE | O_CLOEXEC | O_NONBLOCK) < 0)
 		return kc_error_set(err, errno, "notification pipe");
 	close(fds[1]);
-	if (ioctl(fds[0], IOC_WATCH_QUEUE_SET_SIZE, NOTES_IN_PIPE) < 0) {
+	if (ioctl(fds[0], IOC_WATCH_QUEUE_SET_SIZE, notes ? notes : NOTES_IN_PIPE) < 0) {
 		kc_error_set(err, errno, "notification pipe size");
 		close(fds[0]);
 		return -1;
@@ -526,7 +526,7 @@ int kc_keys_serve(int cfd, const struct kc_keys_serve_opts *o, kc_error_t *err)
 		s.icpt[s.n_icpt - 1].deny = true;
 	}
 
-	pipe_fd = open_watch_pipe(err);
+	pipe_fd = open_watch_pipe(o->notes, err);
 	if (pipe_fd < 0)
 		goto out_free;
 	sig_fd = block_signals(&old_mask, err);

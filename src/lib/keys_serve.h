@@ -44,6 +44,7 @@ struct kc_keys_serve_opts {
 	unsigned int timeout;       /* seconds a request may take, 1..3600 */
 	bool deny_other;            /* a "*" intercept that rejects everything */
 	bool replace;               /* remove another service's intercepts first */
+	unsigned int notes;         /* notes the pipe holds (1..512); 0: 256 */
 	FILE *out;                  /* "ready" and the stats lines */
 	int log_fd;                 /* one line per request */
 };

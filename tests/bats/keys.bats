@@ -442,6 +442,39 @@ gone() {
 	[ "$output" = hello ]
 }
 
+# (/proc/keys cuts a type name to 9 characters)
+authkeys_at_least() {
+	[ "$(grep -c ' \.request_ ' /proc/keys)" -ge "$1" ]
+}
+
+stats_match() {
+	[[ "$(stats)" =~ $1 ]]
+}
+
+@test "keys story 6, lost notes: requests whose notes a full pipe dropped are found again and served" {
+	local exec_pid
+	start_container "$A" sleep 100000
+	# the smallest pipe (32 notes: the kernel rounds up to a page), and the
+	# service stopped while 40 requests arrive
+	export KCRUN_KEYS_SERVE_NOTES=1
+	serve "$A" --type user --static kcrun:greeting=hello
+	unset KCRUN_KEYS_SERVE_NOTES
+	kill -STOP "$SERVE_PID"
+	timeout 600 "$RUNTIME" --root "$ROOT" exec "$A" sh -c \
+		'for i in $(seq 40); do keytool fetch user kcrun:greeting n$i > /tmp/fetch.$i 2>&1 & done; wait' \
+		</dev/null >/dev/null 2>&1 3>&- &
+	exec_pid=$!
+	# each request's authorisation key (uid 0's, visible to the host) is queued
+	wait_for 120 authkeys_at_least 40
+	kill -CONT "$SERVE_PID"
+	wait "$exec_pid"
+	# every one answered
+	[ "$(ls "$BUNDLE"/rootfs/tmp/fetch.* | wc -l)" -eq 40 ]
+	run sh -c "for f in $BUNDLE/rootfs/tmp/fetch.*; do cat \"\$f\"; echo; done | grep -cvx hello"
+	[ "$output" = 0 ]
+	wait_for 30 stats_match '^stats pending=0 served=40 rejected=0 lost=[1-9][0-9]*$'
+}
+
 @test "keys story 6: a flood of hostile requests leaves the service alive, its queue bounded and drained, and serving" {
 	local data0 data1 dmesg0 line pending p state flood_pid
 	start_container "$A" sleep 100000
