@@ -7,7 +7,7 @@
  * and says by how much. */
 #include "tap.h"
 
-#define KC_UNIT_PLAN 570
+#define KC_UNIT_PLAN 580
 
 int tap_count, tap_failed;
 

@@ -24,6 +24,7 @@ const struct kc_command kc_commands[] = {
 	 true},
 	{"kill", "kill a container", "[command options] <container-id> [signal]", NULL, 1, 2,
 	 no_command, false},
+	{"keys", "keys of a container", "<command> ...", NULL, 1, -1, kc_cmd_keys, true},
 	{"list", "list containers", "[command options]", NULL, 0, 0, no_command, false},
 	{NULL, NULL, NULL, NULL, 0, 0, NULL, false},
 };

@@ -7,8 +7,11 @@
 #include "src/lib/keys.h"
 #include "src/lib/keys_serve.h"
 #include "src/lib/state.h"
+#include "src/cli/cli.h"
 
 #include <errno.h>
+#include <stdarg.h>
+#include <unistd.h>
 #include <stdint.h>
 
 static void test_serials(void)
@@ -239,8 +242,66 @@ static void test_state_keyring(void)
 	kc_error_free(&err);
 }
 
+/* `kcrun keys ...` (src/cli/keys.c): what is refused before any container
+ * or kernel object is looked at, and a missing container. */
+static int keys_cli(const char *root, const char **out, const char **err, ...)
+{
+	struct kc_global g = {.root = root, .log_format = "text"};
+	char *argv[16];
+	int argc = 0, rc;
+	va_list ap;
+
+	argv[argc++] = (char *)"keys";
+	va_start(ap, err);
+	while (argc < 15 && (argv[argc] = va_arg(ap, char *)) != NULL)
+		argc++;
+	va_end(ap);
+	argv[argc] = NULL;
+	capture_begin();
+	rc = kc_cmd_keys(&g, argc, argv);
+	capture_end(out, err);
+	return rc;
+}
+
+static void test_keys_cli(void)
+{
+	char root[] = "/tmp/kcrun-keys-cli.XXXXXX";
+	const char *out, *err;
+	int rc;
+
+	if (!mkdtemp(root)) {
+		TAP_OK(0, "mkdtemp");
+		return;
+	}
+	rc = keys_cli(root, &out, &err, "grant", "c1", "0", NULL);
+	TAP_OK(rc == 1 && strstr(err, "invalid key serial \"0\""), "keys grant: serial 0 refused");
+	rc = keys_cli(root, &out, &err, "grant", "c1", "12", "13", NULL);
+	TAP_OK(rc == 1 && strstr(err, "\"keys grant\" requires exactly 2 argument(s)") &&
+	       strstr(out, "Incorrect Usage"), "keys grant: a third argument is a usage error");
+	rc = keys_cli(root, &out, &err, "frob", "c1", NULL);
+	TAP_OK(rc == 1 && strstr(err, "unknown keys command \"frob\""), "keys: an unknown command");
+	rc = keys_cli(root, &out, &err, "serve", "--static", "noequals", "c1", NULL);
+	TAP_OK(rc == 1 && strstr(err, "DESCRIPTION=VALUE"), "keys serve: --static without '='");
+	rc = keys_cli(root, &out, &err, "serve", "--type", "*", "--deny-other", "c1", NULL);
+	TAP_OK(rc == 1 && strstr(err, "nothing is left to deny"), "keys serve: \"*\" with --deny-other");
+	rc = keys_cli(root, &out, &err, "serve", "--max-pending", "-1", "c1", NULL);
+	TAP_OK(rc == 1 && strstr(err, "positive numbers"), "keys serve: a negative --max-pending");
+	rc = keys_cli(root, &out, &err, "serve", "--handler", "true", "c1", NULL);
+	TAP_OK(rc == 1 && strstr(err, "absolute path"), "keys serve: a relative --handler");
+	rc = keys_cli(root, &out, &err, "serve", "c1", "--type", "user", "--type", "user", NULL);
+	TAP_OK(rc == 1 && strstr(err, "--type user given twice"),
+	       "keys serve: flags after the id are read too");
+	rc = keys_cli(root, &out, &err, "list", "nosuch", NULL);
+	TAP_OK(rc == 1 && strstr(err, "container does not exist"), "keys list: a missing container");
+	rc = keys_cli(root, &out, &err, "serve", "--help", NULL);
+	TAP_OK(rc == 0 && strstr(out, "kcrun keys serve") && strstr(out, "--deny-other"),
+	       "keys serve --help");
+	rmdir(root);
+}
+
 void test_keys(void)
 {
+	test_keys_cli();
 	test_state_keyring();
 	test_serials();
 	test_describe_format();
