@@ -423,7 +423,7 @@ gone() {
 	[ "$output" = 1 ]
 }
 
-@test "keys story 5, replace: a service killed without SIGTERM fails requests at once, and --replace takes over" {
+@test "keys story 5, replace: a service killed without SIGTERM fails requests at once, --replace takes over, the container's end ends it" {
 	start_container "$A" sleep 100000
 	serve "$A" --type user --static kcrun:greeting=hello
 	kill -KILL "$SERVE_PID"
@@ -440,6 +440,12 @@ gone() {
 	run rt exec "$A" keytool fetch user kcrun:greeting cb
 	[ "$status" -eq 0 ]
 	[ "$output" = hello ]
+	# the container's end ends the service
+	rt kill "$A" KILL
+	run wait "$SERVE_PID"
+	SERVE_PID=
+	[ "$status" -eq 0 ]
+	[ "$(tail -n 1 "$SERVE_LOG")" = "keys serve $A: the container has stopped" ]
 }
 
 # (/proc/keys cuts a type name to 9 characters)
