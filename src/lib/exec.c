@@ -361,6 +361,9 @@ int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_er
 			.preserve_fds = o->preserve_fds,
 			.seccomp = seccomp,
 			.joined = true,
+			/* as runc's exec: the container's session keyring, not kcrun's
+			 * (nor, with none, root's user-session keyring) */
+			.session_keyring = o->id,
 		};
 
 		close(cfd);

@@ -82,6 +82,15 @@ teardown() {
 	wait_for 30 sh -c "! grep -qs '^State:.*[RSD]' /proc/$pid/status"
 }
 
+@test "an exec'd process is in the container's session keyring, as runc's exec" {
+	cp /usr/lib/kcrun/tests/helpers/keytool "$BUNDLE/rootfs/keytool"
+	run rt exec "$ID" /keytool describe @s
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# (without it, @s falls back to root's user-session keyring: the host's)
+	[[ "$output" == *";_ses.$ID" ]]
+}
+
 @test "exec in a stopped container fails" {
 	rt kill "$ID" KILL
 	wait_for_status "$ID" stopped
