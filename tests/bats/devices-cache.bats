@@ -151,3 +151,18 @@ reads_kmsg() {
 	run reads_kmsg b
 	[ "${lines[-1]}" = "read=1" ]
 }
+
+@test "devices cache: a second container in the same cgroup with the same rules keeps its one program" {
+	local first dir=/sys/fs/cgroup$CGROUP_PARENT/shared
+	first=$(start_with_rules shared "$DENY_ALL")
+	# b joins a's cgroup (runc 1.1: a warning for a non-empty cgroup);
+	# the pinned program is attached there already and is not attached twice
+	update_config --arg p "$CGROUP_PARENT/shared" '.linux.cgroupsPath = $p'
+	rt_bg create --bundle "$BUNDLE" b
+	[ "$("$BPF_QUERY" cgroup "$dir")" = "$first" ]
+	rt start b
+	run reads_kmsg b
+	[ "${lines[-1]}" = "read=1" ]
+	rt delete --force b
+	rt delete --force shared
+}
