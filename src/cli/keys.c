@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "lib/cleanup.h"
+#include "lib/fileio.h"
 #include "lib/kcontainer.h"
 #include "lib/keys.h"
 #include "lib/keys_serve.h"
@@ -180,43 +181,17 @@ static int keys_list(struct kc_global *g, int argc, char **argv)
 	return fflush(stdout) == 0 ? 0 : 1;
 }
 
-/* stdin, whole, up to a key's payload limit. */
+/* stdin, whole, up to a key's payload limit (kc_read_fd). */
 static int read_payload(char **data, size_t *len, kc_error_t *err)
 {
-	size_t cap = 4096, n = 0;
-	char *buf = malloc(cap);
+	int rc = kc_read_fd(0, KC_KEY_PAYLOAD_MAX + 1, data, len);
 
-	while (buf) {
-		ssize_t got;
-
-		if (n == cap) {
-			char *bigger;
-
-			if (cap > KC_KEY_PAYLOAD_MAX)
-				break;
-			bigger = realloc(buf, cap * 2);
-			if (bigger == NULL)
-				break;
-			buf = bigger;
-			cap *= 2;
-		}
-		got = read(0, buf + n, cap - n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			free(buf);
-			return kc_error_set(err, errno, "read the payload from stdin");
-		}
-		if (got == 0) {
-			*data = buf;
-			*len = n;
-			return 0;
-		}
-		n += (size_t)got;
-	}
-	free(buf);
-	return kc_error_set(err, buf ? 0 : ENOMEM, "the payload on stdin is over %d bytes",
-			    KC_KEY_PAYLOAD_MAX);
+	if (rc == -EFBIG)
+		return kc_error_set(err, 0, "the payload on stdin is over %d bytes",
+				    KC_KEY_PAYLOAD_MAX);
+	if (rc < 0)
+		return kc_error_set(err, -rc, "read the payload from stdin");
+	return 0;
 }
 
 static int keys_add(struct kc_global *g, int argc, char **argv)

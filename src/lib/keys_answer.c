@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -89,7 +90,7 @@ static long long now_ms(void)
 }
 
 /* The handler's child: its own session keyring, stdio on the pipes, every
- * other fd closed on exec (kcrun's are O_CLOEXEC), default signals. */
+ * other fd closed, default signals. */
 static _Noreturn void exec_handler(const struct kc_keys_serve_opts *o,
 				   const struct kc_key_request *r, int in_fd, int out_fd)
 {
@@ -106,6 +107,8 @@ static _Noreturn void exec_handler(const struct kc_keys_serve_opts *o,
 		_exit(126);
 	if (dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0)
 		_exit(126);
+	/* nothing of kcrun's beyond stdio, whatever its caller left open */
+	syscall(SYS_close_range, 3, ~0U, 0);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGPIPE, SIG_DFL);
