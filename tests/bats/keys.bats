@@ -448,9 +448,15 @@ gone() {
 	[ "$(tail -n 1 "$SERVE_LOG")" = "keys serve $A: the container has stopped" ]
 }
 
-# (/proc/keys cuts a type name to 9 characters)
+# live_authkeys: the request authorisation keys that are neither revoked nor
+# dead (those of earlier tests stay in /proc/keys, revoked, until the key
+# gc's delay passes).  /proc/keys cuts a type name to 9 characters.
+live_authkeys() {
+	awk '$8 == ".request_" && $2 !~ /[RDi]/' /proc/keys | wc -l
+}
+
 authkeys_at_least() {
-	[ "$(grep -c ' \.request_ ' /proc/keys)" -ge "$1" ]
+	[ "$(live_authkeys)" -ge "$1" ]
 }
 
 stats_match() {
@@ -481,6 +487,34 @@ stats_match() {
 	wait_for 30 stats_match '^stats pending=0 served=40 rejected=0 lost=[1-9][0-9]*$'
 }
 
+edquot_count_is() {
+	[ "$(grep -lx EDQUOT "$BUNDLE"/rootfs/tmp/bound.* 2>/dev/null | wc -l)" -eq "$1" ]
+}
+
+@test "keys story 6, bound: with the service stopped, max-pending requests queue and the next ones fail at once with EDQUOT" {
+	local exec_pid
+	start_container "$A" sleep 100000
+	serve "$A" --type user --static kcrun:greeting=hello --max-pending 32
+	# stopped, the service neither answers nor times anything out: what
+	# bounds the queue is the kernel alone, whatever the machine's speed
+	kill -STOP "$SERVE_PID"
+	timeout 600 "$RUNTIME" --root "$ROOT" exec "$A" sh -c \
+		'for i in $(seq 40); do keytool fetch user kcrun:greeting b$i > /tmp/bound.$i 2>&1 & done; wait' \
+		</dev/null >/dev/null 2>&1 3>&- &
+	exec_pid=$!
+	wait_for 300 authkeys_at_least 32
+	wait_for 300 edquot_count_is 8
+	# the bound holds: never a 33rd authorisation key queued
+	[ "$(live_authkeys)" -eq 32 ]
+	kill -CONT "$SERVE_PID"
+	wait "$exec_pid"
+	# the 32 queued are served; the 8 refused stay refused
+	# (keytool prints a key's payload as it is, with no newline)
+	[ "$(grep -lx EDQUOT "$BUNDLE"/rootfs/tmp/bound.* | wc -l)" -eq 8 ]
+	[ "$(grep -lx hello "$BUNDLE"/rootfs/tmp/bound.* | wc -l)" -eq 32 ]
+	wait_for 30 stats_match '^stats pending=0 served=32 rejected=0 '
+}
+
 @test "keys story 6: a flood of hostile requests leaves the service alive, its queue bounded and drained, and serving" {
 	local data0 data1 dmesg0 line pending p state flood_pid
 	start_container "$A" sleep 100000
@@ -507,9 +541,9 @@ stats_match() {
 	done
 	wait "$flood_pid"
 	cat "$BUNDLE/flood.out"
-	# the kernel's bound was met (EDQUOT) and requesters were killed waiting
-	[[ "$(cat "$BUNDLE/flood.out")" =~ EDQUOT=([0-9]+) ]]
-	[ "${BASH_REMATCH[1]}" -gt 0 ]
+	# requesters were killed waiting.  Whether the kernel's bound is met
+	# (EDQUOT) depends on how fast requests arrive against the 2 s timeout
+	# (not on a debug kernel): the test above shows the bound for certain.
 	[[ "$(cat "$BUNDLE/flood.out")" =~ killed=([0-9]+) ]]
 	[ "${BASH_REMATCH[1]}" -gt 0 ]
 
