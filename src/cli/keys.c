@@ -15,6 +15,7 @@
 #include "lib/keys.h"
 #include "lib/keys_serve.h"
 #include "lib/log.h"
+#include "lib/rootless.h"
 #include "lib/state.h"
 
 static int keys_grant(struct kc_global *g, int argc, char **argv);
@@ -95,6 +96,10 @@ static int open_container(struct kc_global *g, const char *id, kc_error_t *err)
 
 	if (kc_state_read(g->root, id, &st, err) < 0)
 		return -1;
+	if (kc_rootless_join(st.pid, err) < 0) {
+		kc_state_free(&st);
+		return -1;
+	}
 	kc_state_free(&st);
 	/* an object whose init died and that nobody holds is gone */
 	cfd = kc_container_open(id, CONTAINER_FD_CLOEXEC);

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "lib/log.h"
+#include "lib/rootless.h"
 #include "lib/self_exe.h"
 #include "lib/state.h"
 #include "oci-spec/spec.h"
@@ -101,11 +102,12 @@ int kc_cli_fail(kc_error_t *err)
 int main(int argc, char **argv)
 {
 	struct kc_global g = {.root = KC_DEFAULT_ROOT, .log_format = "text"};
+	const char *root_given = NULL;
 	struct kc_opt global_opts[] = {
 		{"debug", 0, KC_OPT_FLAG, &g.debug, "enable debug logging"},
 		{"log", 0, KC_OPT_STRING, &g.log, "log file"},
 		{"log-format", 0, KC_OPT_STRING, &g.log_format, "log format"},
-		{"root", 0, KC_OPT_STRING, &g.root, "state root"},
+		{"root", 0, KC_OPT_STRING, &root_given, "state root"},
 		{"systemd-cgroup", 0, KC_OPT_FLAG, &g.systemd_cgroup, "systemd cgroups"},
 		{"cgroup-manager", 0, KC_OPT_STRING, &g.cgroup_manager, "cgroup manager"},
 		{"criu", 0, KC_OPT_STRING, &(const char *){NULL}, "ignored"},
@@ -129,6 +131,13 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	kc_log_init(g.log, strcmp(g.log_format, "json") == 0, g.debug);
+	/* unprivileged: $XDG_RUNTIME_DIR/kcrun, as runc's $XDG_RUNTIME_DIR/runc;
+	 * whether kcrun is rootless is decided here, before any setns */
+	kc_rootless_cgroups();
+	if (root_given)
+		g.root = root_given;
+	else if (kc_rootless_default_root())
+		g.root = kc_rootless_default_root();
 	if (first >= argc) {
 		kc_cli_global_help(stdout);
 		return 0;

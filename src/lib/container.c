@@ -32,6 +32,7 @@
 #include "network.h"
 #include "pidfile.h"
 #include "procattrs.h"
+#include "rootless.h"
 #include "seccomp.h"
 #include "state.h"
 #include "terminal.h"
@@ -88,7 +89,50 @@ struct create_ctx {
 	bool cgroup_made;
 	int cgroup_fd;        /* O_PATH fd of cgroup_path: init starts there */
 	int32_t keyring;      /* the container keyring's serial, 0: none (keys.h) */
+	bool rootless;        /* unprivileged: rootless.h, decided before anything */
+	bool rootless_cgroups; /* a cgroup may be refused (rootless.h) */
 };
+
+/* Rootless, a cgroup kcrun may not make (no write access to the nearest
+ * directory that exists, or to the cgroup.procs of one that does) is
+ * skipped, as runc skips it, unless the config asks for it or for limits:
+ * then the error names the field. */
+static bool cgroup_writable(const char *dir)
+{
+	char path[PATH_MAX], *slash;
+
+	if (access(dir, F_OK) == 0) {
+		snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+		return access(path, W_OK) == 0;
+	}
+	snprintf(path, sizeof(path), "%s", dir);
+	while ((slash = strrchr(path, '/')) != NULL && slash != path) {
+		*slash = '\0';
+		if (access(path, F_OK) == 0)
+			return access(path, W_OK) == 0;
+	}
+	return false;
+}
+
+static int rootless_cgroup_refused(struct create_ctx *c, kc_error_t *err)
+{
+	const struct oci_linux *lx = c->spec->linux_;
+	const char *field = lx ? kc_rootless_resources_field(lx->resources) : NULL;
+
+	if (lx && lx->cgroups_path && *lx->cgroups_path)
+		return kc_error_set(err, EACCES, "linux.cgroupsPath: rootless: cgroup %s is not "
+						 "delegated to you (it or its parent must be yours)",
+				    c->cgroup_path);
+	if (field)
+		return kc_error_set(err, 0, "%s: rootless kcrun cannot apply limits without a "
+					    "delegated cgroup (set linux.cgroupsPath to a cgroup "
+					    "below one chowned to you; %s is not writable)",
+				    field, c->cgroup_path);
+	kc_log_debug("rootless: no cgroup (%s is not writable), none asked for", c->cgroup_path);
+	free(c->cgroup_path);
+	c->cgroup_path = NULL;
+	return 1;
+}
 
 /* linux.cgroupsPath and linux.resources.  Init starts directly in the
  * container's cgroup (fork_into_container's CONTAINER_FORK_INTO_CGROUP,
@@ -109,6 +153,11 @@ static int setup_cgroup(struct create_ctx *c, kc_error_t *err)
 	}
 	if (kc_cgroup_resolve(lx ? lx->cgroups_path : NULL, c->opts->id, &c->cgroup_path, err) < 0)
 		return -1;
+	if (c->rootless_cgroups && !cgroup_writable(c->cgroup_path)) {
+		int refused = rootless_cgroup_refused(c, err);
+
+		return refused < 0 ? -1 : 0;
+	}
 	/* one of the caller's is checked before it is touched (and left as it
 	 * is when refused); a new one after it is made */
 	existed = access(c->cgroup_path, F_OK) == 0;
@@ -124,8 +173,10 @@ static int setup_cgroup(struct create_ctx *c, kc_error_t *err)
 	if (lx && lx->resources && kc_cgroup_apply(c->cgroup_path, lx->resources, err) < 0)
 		return -1;
 	/* The eBPF device filter, always (as runc): linux.resources.devices,
-	 * then the default allowlist; the rest is denied. */
-	if (kc_cgroup_apply_devices(c->cgroup_path, lx, err) < 0)
+	 * then the default allowlist; the rest is denied.  Rootless, none (as
+	 * runc): an unprivileged user cannot attach one, and the container
+	 * has only the host's device nodes bound, with the user's rights. */
+	if (!c->rootless_cgroups && kc_cgroup_apply_devices(c->cgroup_path, lx, err) < 0)
 		return -1;
 	c->cgroup_fd = open(c->cgroup_path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (c->cgroup_fd < 0)
@@ -272,7 +323,11 @@ static int namespace_flags(struct create_ctx *c, unsigned int *flags, kc_error_t
 		const struct oci_namespace *ns = &lx->namespaces[i];
 
 		if (ns->type == OCI_NS_USER) {
-			if (ns->path) {
+			if (c->rootless) {
+				c->userns_fd = kc_rootless_enter(lx, err);
+				if (c->userns_fd < 0)
+					return -1;
+			} else if (ns->path) {
 				c->userns_fd = open(ns->path, O_RDONLY | O_CLOEXEC);
 				if (c->userns_fd < 0)
 					return kc_error_set(err, errno,
@@ -296,6 +351,9 @@ static int namespace_flags(struct create_ctx *c, unsigned int *flags, kc_error_t
 			if (ns_table[j].type == ns->type)
 				*flags |= ns_table[j].create_flag;
 	}
+	if (c->rootless && !(*flags & CONTAINER_USER_NS_FD))
+		return kc_error_set(err, 0, "linux.namespaces: rootless container requires user "
+					    "namespaces");
 	if (!(*flags & CONTAINER_NEW_EMPTY_FS_NS) &&
 	    !(lx && oci_linux_find_namespace(lx, OCI_NS_MOUNT)))
 		return kc_error_set(err, 0, "linux.namespaces: a mount namespace is required");
@@ -344,6 +402,7 @@ static int build_mount_tree_as(struct create_ctx *c, kc_error_t *err)
 	c->mounts.rootfs = c->rootfs;
 	c->mounts.cgroup_path = c->cgroup_path;
 	c->mounts.userns = user != NULL;
+	c->mounts.rootless = c->rootless;
 	if (kc_mounts_setup_rootfs(&c->mounts, c->spec, err) < 0 ||
 	    kc_mounts_setup(&c->mounts, c->spec, err) < 0 ||
 	    kc_devices_setup(c->cfd, c->spec, c->mounts.dev_is_tmpfs, c->mounts.userns, err) < 0 ||
@@ -364,8 +423,10 @@ static int build_mount_tree(struct create_ctx *c, kc_error_t *err)
 	struct kc_fs_ids saved = {0};
 	int ret;
 
-	if (oci_linux_find_namespace(c->spec->linux_, OCI_NS_USER) &&
-	    c->spec->linux_->uid_mappings_len)
+	if (c->rootless)
+		kc_userns_become_ns_root(&saved);
+	else if (oci_linux_find_namespace(c->spec->linux_, OCI_NS_USER) &&
+		 c->spec->linux_->uid_mappings_len)
 		kc_userns_become_root(c->spec->linux_, &saved);
 	ret = build_mount_tree_as(c, err);
 	kc_userns_restore_fs_ids(&saved);
@@ -506,6 +567,8 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 		.report_fd = -1,
 		.pty_master = -1,
 		.pty_slave = -1,
+		.rootless = kc_rootless(),
+		.rootless_cgroups = kc_rootless_cgroups(),
 	};
 	const struct oci_hooks *hooks;
 	unsigned int flags;
@@ -564,7 +627,12 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 	if (c.pid < 0) {
 		close(go[0]);
 		close(report[1]);
-		kc_error_set(err, errno, "fork_into_container");
+		if (errno == EACCES && c.rootless_cgroups && c.cgroup_path)
+			kc_error_set(err, errno, "fork_into_container into cgroup %s (rootless: "
+				     "kcrun must run in the delegated subtree, which holds the "
+				     "common ancestor of its cgroup and this one)", c.cgroup_path);
+		else
+			kc_error_set(err, errno, "fork_into_container");
 		goto fail;
 	}
 	if (c.pid == 0) {

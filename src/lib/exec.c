@@ -23,6 +23,7 @@
 #include "fileio.h"
 #include "log.h"
 #include "pidfile.h"
+#include "rootless.h"
 #include "seccomp.h"
 #include "state.h"
 #include "terminal.h"
@@ -334,6 +335,8 @@ int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_er
 		kc_error_set(err, errno, "pipe");
 		goto out;
 	}
+	if (kc_rootless_join(st.pid, err) < 0)
+		goto out;
 	cfd = kc_container_open_by_name(o->id, err);
 	if (cfd < 0)
 		goto out;
@@ -342,6 +345,12 @@ int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_er
 	 * the container's creds and root; container_kill() and init's death
 	 * reach it, and it gets the keys granted to the container. */
 	child = kc_fork_member(cfd, NULL);
+	if (child < 0 && errno == EPERM && kc_rootless()) {
+		kc_log_debug("rootless exec: member fork refused, joining init's namespaces");
+		child = kc_rootless_fork_joined(st.pid, err);
+		if (child < 0)
+			goto out;
+	}
 	if (child < 0) {
 		if (errno == ESRCH)
 			kc_error_set(err, 0, "cannot exec in a stopped container");

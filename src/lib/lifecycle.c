@@ -18,8 +18,23 @@
 #include "kcontainer.h"
 #include "loaded.h"
 #include "log.h"
+#include "rootless.h"
 #include "state.h"
 #include "oci-spec/spec.h"
+
+/* The kernel object by name; a rootless container's name is scoped in
+ * its supervisor user namespace, joined first (rootless.h).  -1 when it is
+ * not found: the callers then fall back on init's pid. */
+static int open_by_name(const struct kc_state *st)
+{
+	kc_error_t join_err = NULL;
+
+	if (kc_rootless_join(st->pid, &join_err) < 0) {
+		kc_log_debug("%s", join_err->msg);
+		kc_error_free(&join_err);
+	}
+	return kc_container_open(st->id, CONTAINER_FD_CLOEXEC);
+}
 
 /* Hooks recorded at create (poststart, poststop): <root>/<id>/hooks.json,
  * never the bundle's config.json, which may have changed since. */
@@ -158,7 +173,7 @@ int kc_kill(const char *root, const char *id, int sig, bool all, kc_error_t *err
 		kc_state_free(&st);
 		return kc_error_set(err, EINVAL, "unable to signal init");
 	}
-	cfd = kc_container_open(id, CONTAINER_FD_CLOEXEC);
+	cfd = open_by_name(&st);
 	if (cfd >= 0) {
 		if (kc_container_kill(cfd, sig, all ? CONTAINER_KILL_ALL : 0) < 0 && errno != ESRCH)
 			ret = kc_error_set(err, errno, "unable to signal init");
@@ -174,7 +189,7 @@ int kc_kill(const char *root, const char *id, int sig, bool all, kc_error_t *err
  * polling the pid; SIGKILL every member first. */
 static int kill_and_wait(const struct kc_state *st, kc_error_t *err)
 {
-	int cfd = kc_container_open(st->id, CONTAINER_FD_CLOEXEC);
+	int cfd = open_by_name(st);
 	int i;
 
 	if (cfd >= 0) {

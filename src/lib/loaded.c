@@ -14,6 +14,7 @@
 #include "cgroup_update.h"
 #include "cleanup.h"
 #include "log.h"
+#include "rootless.h"
 #include "stats.h"
 
 /* How often the events loop looks at the container's status at the latest. */
@@ -121,8 +122,10 @@ int kc_pids(const struct kc_container *c, pid_t **pids, size_t *n, kc_error_t *e
 {
 	*pids = NULL;
 	*n = 0;
-	if (!has_cgroup(&c->state) || c->status == OCI_STATUS_STOPPED)
+	if (c->status == OCI_STATUS_STOPPED)
 		return 0;
+	if (!has_cgroup(&c->state))
+		return kc_rootless() ? kc_rootless_members(c->state.pid, pids, n, err) : 0;
 	return kc_cgroup_pids(c->state.cgroup_path, pids, n, err);
 }
 

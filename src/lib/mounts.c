@@ -287,19 +287,28 @@ out:
 
 /* A cgroup mount shows the container's own cgroup, as a cgroup namespace
  * rooted there would: a bind of its directory, or a fresh cgroup2 mount
- * when the container has no cgroup of its own. */
+ * when the container has no cgroup of its own.  Rootless without a cgroup,
+ * a cgroup2 superblock is refused (kcrun's cgroup namespace is the host's):
+ * the host's hierarchy is bound instead, as runc does on EPERM. */
 static int cgroup_mount(struct kc_mount_ctx *ctx, const struct oci_mount *m,
 			const struct mount_opts *o, kc_error_t *err)
 {
 	cleanup_close int mfd = -1;
 	char path[4096];
+	bool whole = false;
 
-	if (ctx->cgroup_path == NULL || *ctx->cgroup_path == '\0')
+	if (ctx->cgroup_path && *ctx->cgroup_path) {
+		snprintf(path, sizeof(path), "%s", ctx->cgroup_path);
+	} else if (ctx->rootless && kc_cgroup_v2_mounted()) {
+		snprintf(path, sizeof(path), "%s", KC_CGROUP_MOUNT);
+		whole = true;
+	} else {
 		return 1;
-	snprintf(path, sizeof(path), "%s", ctx->cgroup_path);
+	}
 	if (kc_mkdir_p_at(ctx->cfd, m->destination, 0755, err) < 0)
 		return -1;
-	mfd = kc_open_tree(AT_FDCWD, path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	mfd = kc_open_tree(AT_FDCWD, path,
+			   OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | (whole ? AT_RECURSIVE : 0));
 	if (mfd < 0)
 		return kc_error_set(err, errno, "open_tree `%s`", path);
 	if (set_attrs(mfd, path, o->attr_set, o->attr_clr, false, err) < 0)

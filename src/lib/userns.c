@@ -14,8 +14,8 @@
 
 #include "log.h"
 
-static int write_map(pid_t pid, const char *file, const struct oci_id_mapping *m, size_t n,
-		     kc_error_t *err)
+int kc_userns_write_map(pid_t pid, const char *file, const struct oci_id_mapping *m, size_t n,
+			kc_error_t *err)
 {
 	char path[64], buf[4096];
 	size_t len = 0, i;
@@ -41,7 +41,23 @@ static int write_map(pid_t pid, const char *file, const struct oci_id_mapping *m
 	return 0;
 }
 
+static int write_maps(pid_t pid, const struct oci_linux *lx, kc_error_t *err)
+{
+	if (lx->uid_mappings_len && kc_userns_write_map(pid, "uid_map", lx->uid_mappings,
+						       lx->uid_mappings_len, err) < 0)
+		return -1;
+	if (lx->gid_mappings_len && kc_userns_write_map(pid, "gid_map", lx->gid_mappings,
+						       lx->gid_mappings_len, err) < 0)
+		return -1;
+	return 0;
+}
+
 int kc_userns_create_mapped(const struct oci_linux *lx, kc_error_t *err)
+{
+	return kc_userns_create_with(lx, write_maps, err);
+}
+
+int kc_userns_create_with(const struct oci_linux *lx, kc_userns_map_fn map, kc_error_t *err)
 {
 	char path[64];
 	pid_t pid;
@@ -56,11 +72,7 @@ int kc_userns_create_mapped(const struct oci_linux *lx, kc_error_t *err)
 		for (;;)
 			pause();
 	}
-	if (lx->uid_mappings_len && write_map(pid, "uid_map", lx->uid_mappings,
-					      lx->uid_mappings_len, err) < 0)
-		goto out;
-	if (lx->gid_mappings_len && write_map(pid, "gid_map", lx->gid_mappings,
-					      lx->gid_mappings_len, err) < 0)
+	if (map(pid, lx, err) < 0)
 		goto out;
 	snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -72,6 +84,8 @@ out:
 		;
 	return fd;
 }
+
+static void become(int64_t uid, int64_t gid, struct kc_fs_ids *saved);
 
 static int64_t map_to_host(const struct oci_id_mapping *m, size_t n, uint32_t id)
 {
@@ -85,10 +99,19 @@ static int64_t map_to_host(const struct oci_id_mapping *m, size_t n, uint32_t id
 
 void kc_userns_become_root(const struct oci_linux *lx, struct kc_fs_ids *saved)
 {
+	become(map_to_host(lx->uid_mappings, lx->uid_mappings_len, 0),
+	       map_to_host(lx->gid_mappings, lx->gid_mappings_len, 0), saved);
+}
+
+void kc_userns_become_ns_root(struct kc_fs_ids *saved)
+{
+	become(0, 0, saved);
+}
+
+static void become(int64_t uid, int64_t gid, struct kc_fs_ids *saved)
+{
 	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
 	struct __user_cap_data_struct data[2];
-	int64_t uid = map_to_host(lx->uid_mappings, lx->uid_mappings_len, 0);
-	int64_t gid = map_to_host(lx->gid_mappings, lx->gid_mappings_len, 0);
 
 	saved->changed = false;
 	if (uid < 0 || gid < 0)
