@@ -121,6 +121,30 @@ wait_for_file() {
 	! grep -qx wrote "$BUNDLE/rootfs/result"
 }
 
+# run skips kcrun's re-exec only when nobody but init sees init before its
+# execve (src/lib/self_exe.h); a startContainer hook runs beside init in
+# the container and must find an unwritable binary all the same.
+@test "run: a startContainer hook cannot overwrite the runtime binary through /proc/1/exe" {
+	COPY=/tmp/rt-copy-$$
+	cp "$(command -v "$RUNTIME")" "$COPY"
+	local before
+	before=$(sha256sum < "$COPY")
+	set_args sleep 1000
+	# the hook opens init's binary while init waits for it (CAP_SYS_PTRACE:
+	# init is not dumpable) and leaves a process with that fd, which waits
+	# for /go and writes through it once no runtime runs any more
+	update_config '.process.capabilities |= with_entries(.value += ["CAP_SYS_PTRACE"])
+		| .hooks.startContainer = [{path: "/bin/sh", args: ["sh", "-c",
+		  "exec 7</proc/1/exe || { echo noopen > /result; exit 0; }; touch /held; sh -c '\''until [ -e /go ]; do sleep 0.1; done; if echo pwned >> /proc/self/fd/7; then echo wrote; else echo refused; fi > /result 2>&1'\'' </dev/null >/dev/null 2>&1 &"]}]'
+	timeout 120 "$COPY" --root "$ROOT" run -d --bundle "$BUNDLE" "$ID" </dev/null >/dev/null 2>&1
+	wait_for_file "$BUNDLE/rootfs/held" || wait_for_file "$BUNDLE/rootfs/result"
+	touch "$BUNDLE/rootfs/go"
+	wait_for_file "$BUNDLE/rootfs/result"
+	cat "$BUNDLE/rootfs/result"
+	[ "$(sha256sum < "$COPY")" = "$before" ]
+	! grep -qx wrote "$BUNDLE/rootfs/result"
+}
+
 @test "create --pid-file does not write through a symlink planted at its temporary name" {
 	echo keep > "$OUT/victim"
 	ln -s "$OUT/victim" "$OUT/.pid"
