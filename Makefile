@@ -52,7 +52,7 @@ check: kernel guest debian
 check-debug: deps
 	@$(MAKE) -s kernel DEBUG=1
 	@$(MAKE) -s guest
-	@KCRUN_VM_STRICT=1 tests/run-guest --debug /usr/lib/kcrun/tests/bats/kernel.bats \
+	@KCRUN_VM_STRICT=1 KCRUN_VM_TIMEOUT=$${KCRUN_VM_TIMEOUT:-5400} tests/run-guest --debug /usr/lib/kcrun/tests/bats/kernel.bats \
 		/usr/lib/kcrun/tests/bats/keys.bats /usr/lib/kcrun/tests/bats/exec.bats
 
 # Every patch of kernel/series on its own: checkpatch --strict, full bzImage.
