@@ -118,7 +118,6 @@ int main(int argc, char **argv)
 	kc_error_t err = NULL;
 	int first;
 
-	kc_self_exe_init(argv);
 	switch (kc_cli_parse_opts(NULL, global_opts, argc, argv, &first)) {
 	case KC_CLI_HELP:
 		return 0;
@@ -170,9 +169,9 @@ int main(int argc, char **argv)
 		kc_cli_fail(&err);
 		return 3;
 	}
-	/* Commands that put a process running kcrun's image into a container;
-	 * run decides once it has read the config (self_exe.h). */
-	if ((cmd->fn == kc_cmd_create || cmd->fn == kc_cmd_exec) && kc_self_exe_protect(&err) < 0)
+	/* Commands that put a process running kcrun's image into a container. */
+	if ((cmd->fn == kc_cmd_create || cmd->fn == kc_cmd_run || cmd->fn == kc_cmd_exec) &&
+	    kc_self_exe_protect(argv, &err) < 0)
 		return kc_cli_fail(&err);
 	return cmd->fn(&g, argc - first, argv + first);
 }

@@ -34,7 +34,6 @@
 #include "procattrs.h"
 #include "rootless.h"
 #include "seccomp.h"
-#include "self_exe.h"
 #include "state.h"
 #include "terminal.h"
 #include "userns.h"
@@ -505,7 +504,7 @@ static int record_late_hooks(struct create_ctx *c, kc_error_t *err)
 	return 0;
 }
 
-static int write_state(struct create_ctx *c, bool unpublished, kc_error_t *err)
+static int write_state(struct create_ctx *c, kc_error_t *err)
 {
 	struct kc_state st = {
 		.id = (char *)c->opts->id,
@@ -526,8 +525,6 @@ static int write_state(struct create_ctx *c, bool unpublished, kc_error_t *err)
 		return -1;
 	clock_gettime(CLOCK_REALTIME, &st.created);
 	st.start_time = kc_proc_start_time(c->pid, NULL);
-	if (unpublished)
-		return kc_state_write_unpublished(c->opts->root, &st, err);
 	return kc_state_write(c->opts->root, &st, err);
 }
 
@@ -577,7 +574,6 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 	unsigned int flags;
 	int go[2], report[2];
 	char *state_json = NULL;
-	bool unseen;
 
 	if (kc_require_kernel(err) < 0 || kc_state_check_id(opts->id, err) < 0)
 		return -1;
@@ -585,11 +581,6 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 	if (load_config(&c, err) < 0)
 		goto fail;
 	kc_trace("config parsed");
-	/* kcrun's binary (CVE-2019-5736): create was protected by main; run
-	 * only needs it when others may see init before its execve (self_exe.h). */
-	unseen = opts->run && kc_self_exe_run_unseen(c.spec);
-	if (!unseen && kc_self_exe_protect(err) < 0)
-		goto fail;
 	hooks = c.spec->hooks;
 	if (make_state_dir(&c, err) < 0)
 		goto fail;
@@ -678,13 +669,8 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 	if (kc_init_wait_ready(c.report_fd, err) < 0)
 		goto fail;
 	kc_trace("init ready");
-	if (write_state(&c, unseen, err) < 0)
+	if (write_state(&c, err) < 0)
 		goto fail;
-	if (unseen) {
-		kc_init_wait_exec(c.report_fd);
-		if (kc_state_publish(opts->root, opts->id, err) < 0)
-			goto fail;
-	}
 	kc_trace("state written");
 	if (opts->pid_file && kc_pid_file_write(opts->pid_file, c.pid, err) < 0)
 		goto fail;

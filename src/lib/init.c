@@ -367,13 +367,10 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 		init_fail(ctx, ENOMEM, "args");
 	memcpy(argv, p->args, p->args_len * sizeof(char *));
 
-	/* Point of no return: tell the parent we are ready.  run (no exec
-	 * fifo): the pipe stays open until execve closes it (O_CLOEXEC), for
-	 * kc_init_wait_exec; errors from here on go to stderr as before. */
+	/* Point of no return: tell the parent we are ready. */
 	if (write(ctx->report_fd, "R", 1) != 1)
 		_exit(1);
-	if (ctx->state_dir_fd >= 0 || ctx->exec_fifo_fd >= 0)
-		close(ctx->report_fd);
+	close(ctx->report_fd);
 	ctx->report_fd = -1;
 
 	if (ctx->state_dir_fd >= 0 || ctx->exec_fifo_fd >= 0)
@@ -417,14 +414,4 @@ int kc_init_wait_ready(int report_fd, kc_error_t *err)
 	if (len > 1 && buf[0] == 'E')
 		return kc_error_set(err, 0, "unable to start container process: %s", buf + 1);
 	return kc_error_set(err, 0, "unable to start container process: init exited during set-up");
-}
-
-void kc_init_wait_exec(int report_fd)
-{
-	char buf[64];
-	ssize_t n;
-
-	do
-		n = read(report_fd, buf, sizeof(buf));
-	while (n > 0 || (n < 0 && errno == EINTR));
 }

@@ -41,8 +41,5 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx);
  * the exec fifo), -1 with init's error otherwise. */
 #include "error.h"
 int kc_init_wait_ready(int report_fd, kc_error_t *err);
-/* run, after kc_init_wait_ready: returns once init has exec'd
- * process.args or died (its end of the pipe is close-on-exec). */
-void kc_init_wait_exec(int report_fd);
 
 #endif

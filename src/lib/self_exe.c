@@ -86,56 +86,31 @@ static int sealed_copy_of_self(kc_error_t *err)
  * the checks above say (no exec loop). */
 #define REEXEC_MARK "_KCRUN_SELF_EXE_PROTECTED"
 
-static char **self_argv;
-static bool reexecuted, verified;
-
-void kc_self_exe_init(char **argv)
-{
-	self_argv = argv;
-	if (getenv(REEXEC_MARK)) {
-		unsetenv(REEXEC_MARK);
-		reexecuted = true;
-	}
-}
-
-int kc_self_exe_protect(kc_error_t *err)
+int kc_self_exe_protect(char **argv, kc_error_t *err)
 {
 	int fd;
 
-	if (verified)
-		return 0;
-	if (self_exe_unwritable()) {
-		verified = true;
-		return 0;
-	}
-	if (reexecuted)
+	if (getenv(REEXEC_MARK)) {
+		unsetenv(REEXEC_MARK);
+		if (self_exe_unwritable())
+			return 0;
 		return kc_error_set(err, 0, "kcrun re-executed itself, but its binary is still "
 					    "writable");
-	if (self_argv == NULL)
-		return kc_error_set(err, 0, "kcrun's binary is writable and its arguments are "
-					    "unknown: cannot re-execute it");
+	}
+	if (self_exe_unwritable())
+		return 0;
 	if (setenv(REEXEC_MARK, "1", 1) < 0)
 		return kc_error_set(err, errno, "setenv");
 	fd = readonly_bind_of_self();
 	if (fd >= 0) {
-		syscall(SYS_execveat, fd, "", self_argv, environ, AT_EMPTY_PATH);
+		syscall(SYS_execveat, fd, "", argv, environ, AT_EMPTY_PATH);
 		close(fd);
 	}
 	fd = sealed_copy_of_self(err);
 	if (fd < 0)
 		return -1;
-	syscall(SYS_execveat, fd, "", self_argv, environ, AT_EMPTY_PATH);
+	syscall(SYS_execveat, fd, "", argv, environ, AT_EMPTY_PATH);
 	kc_error_set(err, errno, "re-exec kcrun from a sealed copy");
 	close(fd);
 	return -1;
-}
-
-bool kc_self_exe_run_unseen(const struct oci_spec *spec)
-{
-	const struct oci_namespace *pid = oci_linux_find_namespace(spec->linux_, OCI_NS_PID);
-	const struct oci_hooks *hooks = spec->hooks;
-
-	if (pid == NULL || pid->path)
-		return false;
-	return hooks == NULL || (hooks->create_container_len == 0 && hooks->start_container_len == 0);
 }

@@ -68,8 +68,7 @@ void kc_format_time(const struct timespec *ts, char *buf, size_t len)
 	snprintf(buf, len, "%s.%09ldZ", date, (long)ts->tv_nsec);
 }
 
-static int state_write_as(const char *root, const struct kc_state *st, const char *name,
-			  kc_error_t *err)
+int kc_state_write(const char *root, const struct kc_state *st, kc_error_t *err)
 {
 	struct kc_buf b = {0};
 	char final[4096];
@@ -109,31 +108,10 @@ static int state_write_as(const char *root, const struct kc_state *st, const cha
 		return kc_error_set(err, ENOMEM, "write state");
 	}
 
-	snprintf(final, sizeof(final), "%s/%s/%s", root, st->id, name);
+	snprintf(final, sizeof(final), "%s/%s/%s", root, st->id, KC_STATE_FILE);
 	ret = kc_write_file_atomic(final, ".tmp", b.data, b.len, 0600, "state", err);
 	free(b.data);
 	return ret;
-}
-
-int kc_state_write(const char *root, const struct kc_state *st, kc_error_t *err)
-{
-	return state_write_as(root, st, KC_STATE_FILE, err);
-}
-
-int kc_state_write_unpublished(const char *root, const struct kc_state *st, kc_error_t *err)
-{
-	return state_write_as(root, st, KC_STATE_UNPUBLISHED, err);
-}
-
-int kc_state_publish(const char *root, const char *id, kc_error_t *err)
-{
-	char from[4096], to[4096];
-
-	snprintf(from, sizeof(from), "%s/%s/%s", root, id, KC_STATE_UNPUBLISHED);
-	snprintf(to, sizeof(to), "%s/%s/%s", root, id, KC_STATE_FILE);
-	if (rename(from, to) < 0)
-		return kc_error_set(err, errno, "state: rename `%s` to `%s`", from, to);
-	return 0;
 }
 
 static char *dup_string(yajl_val root, const char *key)

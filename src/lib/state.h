@@ -53,12 +53,6 @@ char *kc_state_dir(const char *root, const char *id);
 int kc_state_check_id(const char *id, kc_error_t *err);
 
 int kc_state_write(const char *root, const struct kc_state *st, kc_error_t *err);
-/* run without kcrun's re-exec (self_exe.h): the same file under a name no
- * command reads, until kc_state_publish() renames it to state.json once
- * init has exec'd; the write itself overlaps init's execve. */
-#define KC_STATE_UNPUBLISHED ".state.json.unpublished"
-int kc_state_write_unpublished(const char *root, const struct kc_state *st, kc_error_t *err);
-int kc_state_publish(const char *root, const char *id, kc_error_t *err);
 /* Reads <root>/<id>/state.json.  A missing container gives
  * "container does not exist" with errnum ENOENT. */
 int kc_state_read(const char *root, const char *id, struct kc_state *st, kc_error_t *err);

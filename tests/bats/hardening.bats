@@ -121,9 +121,8 @@ wait_for_file() {
 	! grep -qx wrote "$BUNDLE/rootfs/result"
 }
 
-# run skips kcrun's re-exec only when nobody but init sees init before its
-# execve (src/lib/self_exe.h); a startContainer hook runs beside init in
-# the container and must find an unwritable binary all the same.
+# A startContainer hook runs beside init in the container, before init's
+# execve: it must find an unwritable binary.
 @test "run: a startContainer hook cannot overwrite the runtime binary through /proc/1/exe" {
 	COPY=/tmp/rt-copy-$$
 	cp "$(command -v "$RUNTIME")" "$COPY"
@@ -138,6 +137,42 @@ wait_for_file() {
 		  "exec 7</proc/1/exe || { echo noopen > /result; exit 0; }; touch /held; sh -c '\''until [ -e /go ]; do sleep 0.1; done; if echo pwned >> /proc/self/fd/7; then echo wrote; else echo refused; fi > /result 2>&1'\'' </dev/null >/dev/null 2>&1 &"]}]'
 	timeout 120 "$COPY" --root "$ROOT" run -d --bundle "$BUNDLE" "$ID" </dev/null >/dev/null 2>&1
 	wait_for_file "$BUNDLE/rootfs/held" || wait_for_file "$BUNDLE/rootfs/result"
+	touch "$BUNDLE/rootfs/go"
+	wait_for_file "$BUNDLE/rootfs/result"
+	cat "$BUNDLE/rootfs/result"
+	[ "$(sha256sum < "$COPY")" = "$before" ]
+	! grep -qx wrote "$BUNDLE/rootfs/result"
+}
+
+# CVE-2019-5736 from the image alone: process.args[0] is a script whose
+# interpreter is /proc/self/exe, so init's execve runs the runtime's own
+# binary again (here blocked writing its --log fifo), dumpable after execve.
+# A process exec'd later keeps /proc/1/exe, moves init off the binary with
+# ptrace (init lives on, so its members do too), and writes through its fd
+# once no process runs the binary.  The file init runs must be unwritable
+# itself, not merely busy.
+@test "run: an entrypoint that execs /proc/self/exe cannot lead to the runtime binary being overwritten" {
+	COPY=/tmp/rt-copy-$$
+	cp "$(command -v "$RUNTIME")" "$COPY"
+	local before
+	before=$(sha256sum < "$COPY")
+	cp /usr/lib/kcrun/tests/helpers/ptrace-exec "$BUNDLE/rootfs/bin/ptrace-exec"
+	printf '#!/proc/self/exe --log=/fifo\n' > "$BUNDLE/rootfs/evil"
+	chmod 755 "$BUNDLE/rootfs/evil"
+	mkfifo "$BUNDLE/rootfs/fifo"
+	set_args /evil
+	timeout 120 "$COPY" --root "$ROOT" run -d --bundle "$BUNDLE" "$ID" </dev/null >/dev/null 2>&1
+	wait_for_status "$ID" running
+	timeout 120 "$COPY" --root "$ROOT" exec -d --cap CAP_SYS_PTRACE "$ID" sh -c \
+		'exec 7</proc/1/exe || { echo noopen > /result; exit; }; touch /held;
+		 until [ -e /go ]; do sleep 0.1; done;
+		 if echo pwned >> /proc/self/fd/7; then echo wrote; else echo refused; fi > /result 2>&1' \
+		</dev/null >/dev/null 2>&1
+	wait_for_file "$BUNDLE/rootfs/held" || wait_for_file "$BUNDLE/rootfs/result"
+	# init leaves the binary for sleep (its pid, its members stay)
+	timeout 120 "$COPY" --root "$ROOT" exec --cap CAP_SYS_PTRACE "$ID" ptrace-exec 1 /bin/sleep 1000 \
+		</dev/null
+	wait_for 60 grep -q '^sleep' "/proc/$(pid_of "$ID")/comm"
 	touch "$BUNDLE/rootfs/go"
 	wait_for_file "$BUNDLE/rootfs/result"
 	cat "$BUNDLE/rootfs/result"
