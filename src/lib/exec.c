@@ -345,12 +345,6 @@ int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_er
 	 * the container's creds and root; container_kill() and init's death
 	 * reach it, and it gets the keys granted to the container. */
 	child = kc_fork_member(cfd, NULL);
-	if (child < 0 && errno == EPERM && kc_rootless()) {
-		kc_log_debug("rootless exec: member fork refused, joining init's namespaces");
-		child = kc_rootless_fork_joined(st.pid, err);
-		if (child < 0)
-			goto out;
-	}
 	if (child < 0) {
 		if (errno == ESRCH)
 			kc_error_set(err, 0, "cannot exec in a stopped container");

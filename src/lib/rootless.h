@@ -54,15 +54,6 @@ int kc_rootless_enter(const struct oci_linux *lx, kc_error_t *err);
  * gone is not an error (the container is gone with it). */
 int kc_rootless_join(pid_t init_pid, kc_error_t *err);
 
-/* kcrun exec where the kernel refuses a member fork (EPERM: the container
- * shares a namespace of the host's, its network or its time namespace, and
- * fork_into_container wants CAP_SYS_ADMIN over every namespace of init's,
- * even those the caller is in; see docs/rootless.md): fork() into init's
- * namespaces with setns(), as runc's exec does.  The child is not a member
- * of the kernel object; in a pid namespace of its own, init's death still
- * ends it.  Returns as fork() does; call after kc_rootless_join(). */
-pid_t kc_rootless_fork_joined(pid_t init_pid, kc_error_t *err);
-
 /* The first linux.resources field that needs a cgroup controller
  * ("linux.resources.memory", ...), NULL when none does (devices are not
  * counted: a rootless container gets the host's device nodes bound). */
