@@ -87,6 +87,36 @@ wait_for_file() {
 	[[ "$output" == *done* ]]
 }
 
+# copy_runtime: $COPY, a copy of the runtime to run the test with, so that a
+# failure corrupts the copy only; $COPY_SUM, its checksum.
+copy_runtime() {
+	COPY=/tmp/rt-copy-$$
+	cp "$(command -v "$RUNTIME")" "$COPY"
+	COPY_SUM=$(sha256sum < "$COPY")
+}
+
+# hold_init_exe: a process exec'd into $ID (with CAP_SYS_PTRACE: init is not
+# dumpable before its execve) keeps an fd of init's binary, waits for /go,
+# then writes through it (/result: wrote, refused, or noopen).
+hold_init_exe() {
+	timeout 120 "$COPY" --root "$ROOT" exec -d --cap CAP_SYS_PTRACE "$ID" sh -c \
+		'exec 7</proc/1/exe || { echo noopen > /result; exit; }; touch /held;
+		 until [ -e /go ]; do sleep 0.1; done;
+		 if echo pwned >> /proc/self/fd/7; then echo wrote; else echo refused; fi > /result 2>&1' \
+		</dev/null >/dev/null 2>&1
+	wait_for_file "$BUNDLE/rootfs/held" || wait_for_file "$BUNDLE/rootfs/result"
+}
+
+# release_holder_and_judge: once no process runs the runtime's binary, the
+# holder writes; the copy must be unchanged.
+release_holder_and_judge() {
+	touch "$BUNDLE/rootfs/go"
+	wait_for_file "$BUNDLE/rootfs/result"
+	cat "$BUNDLE/rootfs/result"
+	[ "$(sha256sum < "$COPY")" = "$COPY_SUM" ]
+	! grep -qx wrote "$BUNDLE/rootfs/result"
+}
+
 # CVE-2019-5736: the parked init runs the runtime's own binary.
 @test "a created container's init cannot be opened through /proc/1/exe" {
 	is_kcrun || skip "runc's parked init is a sealed copy: readable, not writable"
@@ -97,37 +127,20 @@ wait_for_file() {
 }
 
 @test "the runtime binary cannot be overwritten through /proc/1/exe, even with CAP_SYS_PTRACE" {
-	# a copy of the runtime, so a failure corrupts the copy only
-	COPY=/tmp/rt-copy-$$
-	cp "$(command -v "$RUNTIME")" "$COPY"
-	local before
-	before=$(sha256sum < "$COPY")
+	copy_runtime
 	set_args sleep 1000
 	timeout 120 "$COPY" --root "$ROOT" create --bundle "$BUNDLE" "$ID" </dev/null >/dev/null 2>&1
-	# keeps an fd of init's binary, waits for /go, then writes through it
-	timeout 120 "$COPY" --root "$ROOT" exec -d --cap CAP_SYS_PTRACE "$ID" sh -c \
-		'exec 7</proc/1/exe || { echo noopen > /result; exit; }; touch /held;
-		 until [ -e /go ]; do sleep 0.1; done;
-		 if echo pwned >> /proc/self/fd/7; then echo wrote; else echo refused; fi > /result 2>&1' \
-		</dev/null >/dev/null 2>&1
-	wait_for_file "$BUNDLE/rootfs/held" || wait_for_file "$BUNDLE/rootfs/result"
+	hold_init_exe
 	timeout 120 "$COPY" --root "$ROOT" start "$ID"
 	wait_for_status "$ID" running
 	# no process runs the runtime's binary any more
-	touch "$BUNDLE/rootfs/go"
-	wait_for_file "$BUNDLE/rootfs/result"
-	cat "$BUNDLE/rootfs/result"
-	[ "$(sha256sum < "$COPY")" = "$before" ]
-	! grep -qx wrote "$BUNDLE/rootfs/result"
+	release_holder_and_judge
 }
 
 # A startContainer hook runs beside init in the container, before init's
 # execve: it must find an unwritable binary.
 @test "run: a startContainer hook cannot overwrite the runtime binary through /proc/1/exe" {
-	COPY=/tmp/rt-copy-$$
-	cp "$(command -v "$RUNTIME")" "$COPY"
-	local before
-	before=$(sha256sum < "$COPY")
+	copy_runtime
 	set_args sleep 1000
 	# the hook opens init's binary while init waits for it (CAP_SYS_PTRACE:
 	# init is not dumpable) and leaves a process with that fd, which waits
@@ -137,11 +150,7 @@ wait_for_file() {
 		  "exec 7</proc/1/exe || { echo noopen > /result; exit 0; }; touch /held; sh -c '\''until [ -e /go ]; do sleep 0.1; done; if echo pwned >> /proc/self/fd/7; then echo wrote; else echo refused; fi > /result 2>&1'\'' </dev/null >/dev/null 2>&1 &"]}]'
 	timeout 120 "$COPY" --root "$ROOT" run -d --bundle "$BUNDLE" "$ID" </dev/null >/dev/null 2>&1
 	wait_for_file "$BUNDLE/rootfs/held" || wait_for_file "$BUNDLE/rootfs/result"
-	touch "$BUNDLE/rootfs/go"
-	wait_for_file "$BUNDLE/rootfs/result"
-	cat "$BUNDLE/rootfs/result"
-	[ "$(sha256sum < "$COPY")" = "$before" ]
-	! grep -qx wrote "$BUNDLE/rootfs/result"
+	release_holder_and_judge
 }
 
 # CVE-2019-5736 from the image alone: process.args[0] is a script whose
@@ -152,10 +161,7 @@ wait_for_file() {
 # once no process runs the binary.  The file init runs must be unwritable
 # itself, not merely busy.
 @test "run: an entrypoint that execs /proc/self/exe cannot lead to the runtime binary being overwritten" {
-	COPY=/tmp/rt-copy-$$
-	cp "$(command -v "$RUNTIME")" "$COPY"
-	local before
-	before=$(sha256sum < "$COPY")
+	copy_runtime
 	cp /usr/lib/kcrun/tests/helpers/ptrace-exec "$BUNDLE/rootfs/bin/ptrace-exec"
 	printf '#!/proc/self/exe --log=/fifo\n' > "$BUNDLE/rootfs/evil"
 	chmod 755 "$BUNDLE/rootfs/evil"
@@ -163,21 +169,12 @@ wait_for_file() {
 	set_args /evil
 	timeout 120 "$COPY" --root "$ROOT" run -d --bundle "$BUNDLE" "$ID" </dev/null >/dev/null 2>&1
 	wait_for_status "$ID" running
-	timeout 120 "$COPY" --root "$ROOT" exec -d --cap CAP_SYS_PTRACE "$ID" sh -c \
-		'exec 7</proc/1/exe || { echo noopen > /result; exit; }; touch /held;
-		 until [ -e /go ]; do sleep 0.1; done;
-		 if echo pwned >> /proc/self/fd/7; then echo wrote; else echo refused; fi > /result 2>&1' \
-		</dev/null >/dev/null 2>&1
-	wait_for_file "$BUNDLE/rootfs/held" || wait_for_file "$BUNDLE/rootfs/result"
+	hold_init_exe
 	# init leaves the binary for sleep (its pid, its members stay)
 	timeout 120 "$COPY" --root "$ROOT" exec --cap CAP_SYS_PTRACE "$ID" ptrace-exec 1 /bin/sleep 1000 \
 		</dev/null
 	wait_for 60 grep -q '^sleep' "/proc/$(pid_of "$ID")/comm"
-	touch "$BUNDLE/rootfs/go"
-	wait_for_file "$BUNDLE/rootfs/result"
-	cat "$BUNDLE/rootfs/result"
-	[ "$(sha256sum < "$COPY")" = "$before" ]
-	! grep -qx wrote "$BUNDLE/rootfs/result"
+	release_holder_and_judge
 }
 
 @test "create --pid-file does not write through a symlink planted at its temporary name" {

@@ -444,6 +444,7 @@ gone() {
 	rt kill "$A" KILL
 	run wait "$SERVE_PID"
 	SERVE_PID=
+	echo "serve exited with $status"; cat "$SERVE_LOG"
 	[ "$status" -eq 0 ]
 	[ "$(tail -n 1 "$SERVE_LOG")" = "keys serve $A: the container has stopped" ]
 }
@@ -570,5 +571,6 @@ edquot_count_is() {
 	kill -TERM "$SERVE_PID"
 	run wait "$SERVE_PID"
 	SERVE_PID=
+	tail -n 5 "$SERVE_LOG"
 	[ "$status" -eq 0 ]
 }
