@@ -134,10 +134,10 @@ int main(int argc, char **argv)
 	/* unprivileged: $XDG_RUNTIME_DIR/kcrun, as runc's $XDG_RUNTIME_DIR/runc;
 	 * whether kcrun is rootless is decided here, before any setns */
 	kc_rootless_cgroups();
+	if (root_given == NULL)
+		root_given = kc_rootless_default_root();
 	if (root_given)
 		g.root = root_given;
-	else if (kc_rootless_default_root())
-		g.root = kc_rootless_default_root();
 	if (first >= argc) {
 		kc_cli_global_help(stdout);
 		return 0;

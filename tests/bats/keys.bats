@@ -464,6 +464,15 @@ stats_match() {
 	[[ "$(stats)" =~ $1 ]]
 }
 
+# fetch_burst NAME: in the background (wait for $!), one exec into A starts
+# 40 requests for kcrun:greeting at once; each one's answer (or error name)
+# lands in A's /tmp/NAME.I.
+fetch_burst() {
+	timeout 600 "$RUNTIME" --root "$ROOT" exec "$A" sh -c \
+		"for i in \$(seq 40); do keytool fetch user kcrun:greeting $1\$i > /tmp/$1.\$i 2>&1 & done; wait" \
+		</dev/null >/dev/null 2>&1 3>&- &
+}
+
 @test "keys story 6, lost notes: requests whose notes a full pipe dropped are found again and served" {
 	local exec_pid
 	start_container "$A" sleep 100000
@@ -473,9 +482,7 @@ stats_match() {
 	serve "$A" --type user --static kcrun:greeting=hello
 	unset KCRUN_KEYS_SERVE_NOTES
 	kill -STOP "$SERVE_PID"
-	timeout 600 "$RUNTIME" --root "$ROOT" exec "$A" sh -c \
-		'for i in $(seq 40); do keytool fetch user kcrun:greeting n$i > /tmp/fetch.$i 2>&1 & done; wait' \
-		</dev/null >/dev/null 2>&1 3>&- &
+	fetch_burst fetch
 	exec_pid=$!
 	# each request's authorisation key (uid 0's, visible to the host) is queued
 	wait_for 120 authkeys_at_least 40
@@ -499,9 +506,7 @@ edquot_count_is() {
 	# stopped, the service neither answers nor times anything out: what
 	# bounds the queue is the kernel alone, whatever the machine's speed
 	kill -STOP "$SERVE_PID"
-	timeout 600 "$RUNTIME" --root "$ROOT" exec "$A" sh -c \
-		'for i in $(seq 40); do keytool fetch user kcrun:greeting b$i > /tmp/bound.$i 2>&1 & done; wait' \
-		</dev/null >/dev/null 2>&1 3>&- &
+	fetch_burst bound
 	exec_pid=$!
 	wait_for 300 authkeys_at_least 32
 	wait_for 300 edquot_count_is 8
