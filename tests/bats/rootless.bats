@@ -165,6 +165,41 @@ delegate() {
 	assert_nothing_left "$ID"
 }
 
+@test "kcrun: an exec'd process is a member of the rootless container: it dies with init without a pid namespace" {
+	is_kcrun || skip "kernel container objects are kcrun's"
+	set_waiting_args
+	# (no pid namespace of its own: a new proc mount is not the user's to
+	# make, the host's /proc is bound instead, as for runc)
+	update_config '.linux.namespaces |= map(select(.type != "pid"))
+		| .mounts |= map(if .destination == "/proc" then {destination: "/proc",
+			type: "bind", source: "/proc", options: ["rbind", "nosuid", "noexec", "nodev"]}
+			else . end)'
+	urt_bg run -d --bundle "$BUNDLE" "$ID"
+	wait_for 30 test -e "$SHARED/ready"
+	urt exec --detach --pid-file "$SHARED/exec.pid" "$ID" sleep 501 </dev/null >/dev/null 2>&1
+	pid=$(cat "$SHARED/exec.pid")
+	grep -q sleep "/proc/$pid/cmdline"
+	# the control: a process that only joins a namespace of the container
+	# (its user namespace; rootless exec joined them all before kernel
+	# 0039's rule) is no member
+	ipid=$(urt state "$ID" | jq -r .pid)
+	# (as_user's setpriv itself, so that $! is the process that becomes sleep)
+	setpriv --reuid="$RL_UID" --regid="$RL_GID" --init-groups \
+		nsenter -t "$ipid" -U --preserve-credentials sleep 502 </dev/null >/dev/null 2>"$SHARED/nsenter.err" 3>&- &
+	joined=$!
+	wait_for 30 grep -qx sleep "/proc/$joined/comm" || { cat "$SHARED/nsenter.err"; false; }
+	[ "$(readlink "/proc/$joined/ns/user")" = "$(readlink "/proc/$ipid/ns/user")" ]
+	urt kill "$ID" KILL
+	wait_for_ustatus "$ID" stopped
+	# init's death kills every member of the container; no pid namespace
+	# takes the others down
+	wait_for 30 sh -c "! grep -qs '^State:.*[RSD]' /proc/$pid/status"
+	grep -qs '^State:.*[RSD]' "/proc/$joined/status"
+	kill "$joined"
+	urt delete --force "$ID"
+	assert_nothing_left "$ID"
+}
+
 @test "list as an unprivileged user shows its container" {
 	set_waiting_args
 	urt_bg run -d --bundle "$BUNDLE" "$ID"
@@ -337,5 +372,22 @@ delegate() {
 	run urt keys list "$ID"
 	[ "$status" -eq 0 ]
 	urt delete --force "$ID"
+	assert_nothing_left "$ID"
+}
+
+@test "a sysfs mount in a network namespace of its own shows only the container's devices" {
+	# the host has more than lo (dummy0), or "only lo" proves nothing
+	[ "$(ls /sys/class/net | wc -l)" -gt 1 ]
+	# sysfs instead of spec --rootless's bind of the host's /sys; kcrun,
+	# outside the new network namespace, is refused fsopen("sysfs") in the
+	# host's and opens it from one of its own (mounts.c)
+	update_config '.linux.namespaces += [{type: "network"}]
+		| .mounts |= map(if .destination == "/sys" then {destination: "/sys",
+			type: "sysfs", source: "sysfs", options: ["nosuid", "noexec", "nodev", "ro"]}
+			else . end)'
+	set_args sh -c 'ls /sys/class/net; grep " /sys " /proc/mounts | cut -d" " -f3'
+	run urt run --bundle "$BUNDLE" "$ID"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'lo\nsysfs')" ]
 	assert_nothing_left "$ID"
 }
