@@ -12,7 +12,11 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sched.h>
+#include <signal.h>
 #include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cgroup.h"
@@ -331,6 +335,62 @@ static int set_container(int fsfd, int cfd, const char *dest, kc_error_t *err)
 	return kc_error_set(err, errno, "fsconfig SET_CONTAINER for `%s`", dest);
 }
 
+/* sysfs_init_fs_context() wants CAP_SYS_ADMIN over the owner of the
+ * caller's network namespace: root of a user namespace of its own that is
+ * still in the host's network namespace (kcrun under rootless podman, or
+ * in its supervisor namespace) gets EPERM from fsopen("sysfs").  A child
+ * sharing kcrun's fd table opens it from a network namespace of its own
+ * (owned by kcrun's user namespace) into the slot; FSCONFIG_SET_CONTAINER
+ * then gives the superblock the container's network namespace, which the
+ * kernel checks as ever.  The child's namespace ends with it. */
+static int fsopen_sysfs_from_own_netns(void)
+{
+	int slot = open("/dev/null", O_RDONLY | O_CLOEXEC), status = 0, fd;
+	pid_t pid;
+
+	if (slot < 0)
+		return -1;
+	pid = (pid_t)syscall(SYS_clone, CLONE_FILES | SIGCHLD, NULL, NULL, NULL, 0);
+	if (pid < 0) {
+		close(slot);
+		return -1;
+	}
+	if (pid == 0) {
+		if (unshare(CLONE_NEWNET) < 0 || (fd = kc_fsopen("sysfs", FSOPEN_CLOEXEC)) < 0)
+			_exit(errno > 0 && errno < 256 ? errno : EPERM);
+		status = dup3(fd, slot, O_CLOEXEC) < 0 ? errno : 0;
+		close(fd);
+		_exit(status);
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return slot;
+	close(slot);
+	errno = WIFEXITED(status) ? WEXITSTATUS(status) : EPERM;
+	return -1;
+}
+
+/* A container in a network namespace kcrun has no rights over (the host's,
+ * under rootless podman's --network host) cannot have a sysfs of its own:
+ * the host's /sys is bound, recursively, with the mount's flags on every
+ * mount of it (runc's and crun's fallback on EPERM). */
+static int bind_host_sysfs(struct kc_mount_ctx *ctx, const struct oci_mount *m,
+			   const struct mount_opts *o, kc_error_t *err)
+{
+	cleanup_close int mfd = -1;
+
+	kc_log_debug("sysfs for `%s` refused in the container's network namespace: the host's "
+		     "/sys bound", m->destination);
+	mfd = kc_open_tree(AT_FDCWD, "/sys", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+	if (mfd < 0)
+		return kc_error_set(err, errno, "open_tree `/sys`");
+	if (set_attrs(mfd, "/sys", o->attr_set, 0, true, err) < 0 ||
+	    set_propagation(mfd, m->destination, o->propagation, true, err) < 0)
+		return -1;
+	return attach(mfd, ctx->cfd, m->destination, err);
+}
+
 static bool is_dev(const char *destination)
 {
 	return strcmp(kc_rel_path(destination), "dev") == 0;
@@ -342,6 +402,7 @@ static int fs_mount(struct kc_mount_ctx *ctx, const struct oci_mount *m,
 	cleanup_close int fsfd = -1;
 	cleanup_close int mfd = -1;
 	const char *type = m->type;
+	bool sysfs_retried = false;
 	size_t i;
 
 	if (type == NULL || *type == '\0')
@@ -358,10 +419,18 @@ static int fs_mount(struct kc_mount_ctx *ctx, const struct oci_mount *m,
 	if (kc_mkdir_p_at(ctx->cfd, m->destination, 0755, err) < 0)
 		return -1;
 	fsfd = kc_fsopen(type, FSOPEN_CLOEXEC);
+	if (fsfd < 0 && errno == EPERM && strcmp(type, "sysfs") == 0) {
+		fsfd = fsopen_sysfs_from_own_netns();
+		sysfs_retried = true;
+	}
 	if (fsfd < 0)
 		return kc_error_set(err, errno, "fsopen `%s` for `%s`", type, m->destination);
-	if (set_container(fsfd, ctx->cfd, m->destination, err) < 0)
-		return -1;
+	if (set_container(fsfd, ctx->cfd, m->destination, err) < 0) {
+		if (!sysfs_retried || *err == NULL || (*err)->errnum != EPERM)
+			return -1;
+		kc_error_free(err);
+		return bind_host_sysfs(ctx, m, o, err);
+	}
 	if (m->source && *m->source &&
 	    kc_fsconfig(fsfd, FSCONFIG_SET_STRING, "source", m->source, 0) < 0)
 		return kc_error_set(err, errno, "fsconfig source=%s for `%s`", m->source,

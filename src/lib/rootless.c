@@ -35,30 +35,42 @@ bool kc_rootless(void)
 	return rootless;
 }
 
-bool kc_rootless_cgroups(void)
+/* Root of a user namespace that is not the initial one (rootless podman
+ * runs conmon and the runtime there, as uid 0): the initial namespace maps
+ * every id onto itself.  Decided once, before any setns. */
+static bool in_user_ns(void)
 {
-	static int refusable = -1;
+	static int inside = -1;
 	cleanup_free char *map = NULL;
-	unsigned long inside, outside, count;
+	unsigned long first, outside, count;
 
-	if (refusable >= 0)
-		return refusable;
-	if (kc_rootless())
-		return (refusable = 1);
-	/* the initial user namespace maps every id onto itself */
+	if (inside >= 0)
+		return inside;
 	if (kc_read_file("/proc/self/uid_map", 4096, &map, NULL) < 0)
-		return (refusable = 0);
-	refusable = !(sscanf(map, "%lu %lu %lu", &inside, &outside, &count) == 3 &&
-		      inside == 0 && outside == 0 && count == 4294967295UL);
-	return refusable;
+		return (inside = 0);
+	inside = !(sscanf(map, "%lu %lu %lu", &first, &outside, &count) == 3 && first == 0 &&
+		   outside == 0 && count == 4294967295UL);
+	return inside;
 }
 
+bool kc_rootless_cgroups(void)
+{
+	return kc_rootless() || in_user_ns();
+}
+
+/* As runc's shouldHonorXDGRuntimeDir(): unprivileged, or root of a user
+ * namespace that is not the initial one whose USER is not root (rootless
+ * podman and Docker keep the user's environment; a root login inside a user
+ * namespace keeps /run/kcrun). */
 const char *kc_rootless_default_root(void)
 {
 	static char root[PATH_MAX];
 	const char *runtime_dir = getenv("XDG_RUNTIME_DIR");
+	const char *user = getenv("USER");
 
-	if (!kc_rootless() || runtime_dir == NULL || *runtime_dir == '\0')
+	if (runtime_dir == NULL || *runtime_dir == '\0')
+		return NULL;
+	if (!kc_rootless() && !(in_user_ns() && (user == NULL || strcmp(user, "root") != 0)))
 		return NULL;
 	if (snprintf(root, sizeof(root), "%s/kcrun", runtime_dir) >= (int)sizeof(root))
 		return NULL;

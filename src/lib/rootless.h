@@ -39,8 +39,10 @@ bool kc_rootless(void);
  * is not the initial one (rootless podman runs the runtime there). */
 bool kc_rootless_cgroups(void);
 
-/* The default --root: $XDG_RUNTIME_DIR/kcrun when unprivileged and
- * XDG_RUNTIME_DIR is set (runc's $XDG_RUNTIME_DIR/runc), else NULL. */
+/* The default --root: $XDG_RUNTIME_DIR/kcrun when XDG_RUNTIME_DIR is set
+ * and kcrun is unprivileged, or root of a user namespace that is not the
+ * initial one with USER other than root (rootless podman's conmon), as runc
+ * uses $XDG_RUNTIME_DIR/runc; else NULL. */
 const char *kc_rootless_default_root(void);
 
 /* create, before container_create(): checks the config (a user namespace

@@ -7,7 +7,7 @@
  * and says by how much. */
 #include "tap.h"
 
-#define KC_UNIT_PLAN 590
+#define KC_UNIT_PLAN 591
 
 int tap_count, tap_failed;
 

@@ -4,8 +4,12 @@
 #include "tap.h"
 #include "src/lib/rootless.h"
 
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static void resources_field(void)
@@ -64,13 +68,74 @@ static void config_checks(void)
 		       "enter: mappings without the caller's own uid are refused");
 }
 
+/* Root of a user namespace of its own (as rootless podman runs conmon and
+ * the runtime): $XDG_RUNTIME_DIR/kcrun unless USER is root, as runc.  In a
+ * child, before this process asks (the answer is kept).  Exit status: 0
+ * right, 1 wrong, 2 no user namespace here. */
+static int userns_root_child(void)
+{
+	char map[64];
+	const char *root;
+	int fd, len;
+	uid_t euid = geteuid();
+
+	if (unshare(CLONE_NEWUSER) < 0)
+		return 2;
+	len = snprintf(map, sizeof(map), "0 %u 1\n", (unsigned)euid);
+	fd = open("/proc/self/uid_map", O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, map, (size_t)len) != len || geteuid() != 0)
+		return 2;
+	close(fd);
+	setenv("XDG_RUNTIME_DIR", "/run/user/4242", 1);
+	setenv("USER", "root", 1);
+	if (kc_rootless_default_root() != NULL)
+		return 1;
+	setenv("USER", "someone", 1);
+	root = kc_rootless_default_root();
+	if (root == NULL || strcmp(root, "/run/user/4242/kcrun") != 0)
+		return 1;
+	unsetenv("USER");
+	root = kc_rootless_default_root();
+	return root && strcmp(root, "/run/user/4242/kcrun") == 0 && kc_rootless_cgroups() ? 0 : 1;
+}
+
+static void default_root_in_userns(void)
+{
+	int status = -1;
+	pid_t child;
+
+	if (geteuid() != 0) {
+		/* unprivileged: rootless whatever the namespace */
+		printf("ok %d - # SKIP default root in a user namespace: not root\n", ++tap_count);
+		return;
+	}
+	fflush(stdout);
+	child = fork();
+	if (child == 0)
+		_exit(userns_root_child());
+	if (child > 0)
+		while (waitpid(child, &status, 0) < 0)
+			;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 2) {
+		printf("ok %d - # SKIP default root in a user namespace: none here\n", ++tap_count);
+		return;
+	}
+	TAP_OK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	       "default root: root of a user namespace uses $XDG_RUNTIME_DIR/kcrun unless "
+	       "USER=root (status %d)", status);
+}
+
 static void default_root(void)
 {
 	const char *saved = getenv("XDG_RUNTIME_DIR");
+	const char *saved_user = getenv("USER");
 	char *copy = saved ? strdup(saved) : NULL;
+	char *copy_user = saved_user ? strdup(saved_user) : NULL;
 	const char *root;
 
 	setenv("XDG_RUNTIME_DIR", "/run/user/4242", 1);
+	/* root in whatever user namespace these tests run */
+	setenv("USER", "root", 1);
 	root = kc_rootless_default_root();
 	if (geteuid() == 0)
 		TAP_OK(root == NULL, "default root: root keeps /run/kcrun whatever XDG_RUNTIME_DIR says");
@@ -81,12 +146,18 @@ static void default_root(void)
 		setenv("XDG_RUNTIME_DIR", copy, 1);
 	else
 		unsetenv("XDG_RUNTIME_DIR");
+	if (copy_user)
+		setenv("USER", copy_user, 1);
+	else
+		unsetenv("USER");
 	free(copy);
+	free(copy_user);
 }
 
 void test_rootless(void)
 {
 	resources_field();
 	config_checks();
+	default_root_in_userns();
 	default_root();
 }
