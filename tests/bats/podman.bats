@@ -154,7 +154,7 @@ logs_are() {
 }
 
 @test "podman run --read-only: / refuses writes, /tmp /var/tmp /run /dev/shm take them" {
-	run pd run --rm --read-only "$IMAGE" sh -c 'touch /x; echo rc=$?'
+	run pd run --rm --read-only "$IMAGE" sh -c 'touch /x 2>&1; echo rc=$?'
 	[[ "$output" == *"Read-only file system"*"rc=1"* ]]
 	run pd run --rm --read-only "$IMAGE" sh -c \
 		'touch /tmp/x /var/tmp/x /run/x /dev/shm/x && echo writable'
@@ -162,7 +162,7 @@ logs_are() {
 	[ "$output" = writable ]
 	# without the tmpfs mounts, /tmp is read-only too (and /etc/hosts,
 	# missing from the image, still gets its mount point)
-	run pd run --rm --read-only --read-only-tmpfs=false "$IMAGE" sh -c 'touch /tmp/x; echo rc=$?'
+	run pd run --rm --read-only --read-only-tmpfs=false "$IMAGE" sh -c 'touch /tmp/x 2>&1; echo rc=$?'
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"rc=1" ]]
 	mkdir -p /tmp/kc-rovol
@@ -180,7 +180,7 @@ logs_are() {
 	run pd run --rm -v /tmp/kc-hv:/data "$IMAGE" sh -c 'cat /data/f; echo w > /data/g'
 	[ "$output" = hostfile ]
 	[ "$(cat /tmp/kc-hv/g)" = w ]
-	run pd run --rm -v /tmp/kc-hv:/data:ro "$IMAGE" sh -c 'touch /data/h; echo rc=$?'
+	run pd run --rm -v /tmp/kc-hv:/data:ro "$IMAGE" sh -c 'touch /data/h 2>&1; echo rc=$?'
 	[[ "$output" == *"rc=1" ]]
 	rm -rf /tmp/kc-hv
 	pd volume create kc-vol
@@ -195,7 +195,7 @@ logs_are() {
 	[[ "$output" == *0000000000000000 ]]
 	run pd run --rm --cap-drop all --cap-add NET_BIND_SERVICE "$IMAGE" grep CapEff /proc/self/status
 	[[ "$output" == *0000000000000400 ]]
-	run pd run --rm --cap-drop CHOWN "$IMAGE" sh -c 'chown 1 /etc/passwd; echo rc=$?'
+	run pd run --rm --cap-drop CHOWN "$IMAGE" sh -c 'chown 1 /etc/passwd 2>&1; echo rc=$?'
 	[[ "$output" == *"rc=1" ]]
 	run pd run --rm --cap-add SYS_ADMIN "$IMAGE" grep CapEff /proc/self/status
 	[[ "$output" == *00000000802405fb ]]
@@ -207,7 +207,7 @@ logs_are() {
 	# no filter: Seccomp 0 (a glob *Seccomp:*0* took any later zero)
 	[ "${lines[1]}" = "$(printf 'Seccomp:\t0')" ]
 	[ "${lines[2]}" -gt 50 ]
-	run pd run --rm --privileged --read-only "$IMAGE" sh -c 'touch /x; echo rc=$?'
+	run pd run --rm --privileged --read-only "$IMAGE" sh -c 'touch /x 2>&1; echo rc=$?'
 	[[ "$output" == *"rc=1" ]]
 	run pd run --rm "$IMAGE" grep NoNewPrivs /proc/self/status
 	[[ "$output" == *0 ]]
