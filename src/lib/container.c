@@ -23,6 +23,7 @@
 #include "cgroup_devices.h"
 #include "cgroup_resources.h"
 #include "devices.h"
+#include "hook_view.h"
 #include "hooks.h"
 #include "init.h"
 #include "keys.h"
@@ -83,6 +84,7 @@ struct create_ctx {
 	int pty_master, pty_slave;
 	int *hook_fds;
 	size_t hook_fds_len;
+	int hook_view_fd;     /* hook_view.h: init waits for the go in it; -1: none */
 	scmp_filter_ctx seccomp;
 	struct kc_mount_ctx mounts;
 	char *cgroup_path;    /* absolute directory of the container's cgroup */
@@ -203,6 +205,8 @@ static void release_create(struct create_ctx *c, bool failed)
 		close(c->pty_master);
 	if (c->hook_fds)
 		kc_hooks_close_executables(c->hook_fds, c->hook_fds_len);
+	if (c->hook_view_fd >= 0)
+		close(c->hook_view_fd);
 	kc_seccomp_release(c->seccomp);
 	kc_mount_ctx_release(&c->mounts);
 	if (c->cgroup_fd >= 0)
@@ -390,6 +394,17 @@ static int join_namespaces(struct create_ctx *c, kc_error_t *err)
 	return 0;
 }
 
+/* createRuntime/prestart hooks see the host's mounts as with runc
+ * (hook_view.h), where init can enter them and mounts there reach the root. */
+static bool needs_hook_view(const struct create_ctx *c)
+{
+	const struct oci_hooks *h = c->spec->hooks;
+
+	return h && (h->prestart_len || h->create_runtime_len) && !c->rootless &&
+	       !oci_linux_find_namespace(c->spec->linux_, OCI_NS_USER) &&
+	       kc_mounts_rootfs_is_slave(c->spec);
+}
+
 static int build_mount_tree_as(struct create_ctx *c, kc_error_t *err)
 {
 	const struct oci_namespace *mnt = oci_linux_find_namespace(c->spec->linux_, OCI_NS_MOUNT);
@@ -403,6 +418,9 @@ static int build_mount_tree_as(struct create_ctx *c, kc_error_t *err)
 	c->mounts.cgroup_path = c->cgroup_path;
 	c->mounts.userns = user != NULL;
 	c->mounts.rootless = c->rootless;
+	if (needs_hook_view(c) && kc_hook_view_make(c->rootfs, &c->hook_view_fd,
+						    &c->mounts.rootfs_clone_fd, err) < 0)
+		return -1;
 	if (kc_mounts_setup_rootfs(&c->mounts, c->spec, err) < 0 ||
 	    kc_mounts_setup(&c->mounts, c->spec, err) < 0 ||
 	    kc_devices_setup(c->cfd, c->spec, c->mounts.dev_is_tmpfs, c->mounts.userns, err) < 0 ||
@@ -545,6 +563,7 @@ static _Noreturn void run_init(struct create_ctx *c, int go_fd, int report_fd)
 		.deferred_readonly_len = c->mounts.deferred_readonly_len,
 		.hooks = c->spec->hooks,
 		.hook_fds = c->hook_fds,
+		.hook_view_fd = c->hook_view_fd,
 		.session_keyring = c->opts->no_new_keyring ? NULL : c->opts->id,
 	};
 
@@ -567,6 +586,8 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 		.report_fd = -1,
 		.pty_master = -1,
 		.pty_slave = -1,
+		.hook_view_fd = -1,
+		.mounts = {.rootfs_clone_fd = -1},
 		.rootless = kc_rootless(),
 		.rootless_cgroups = kc_rootless_cgroups(),
 	};
@@ -653,11 +674,17 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 		kc_error_set(err, ENOMEM, "state JSON for hooks");
 		goto fail;
 	}
+	if (c.hook_view_fd >= 0 && kc_init_wait_report(c.report_fd, KC_INIT_IN_HOOK_VIEW, err) < 0)
+		goto fail;
 	if (hooks && (kc_hooks_run(hooks->prestart, hooks->prestart_len, state_json, "prestart",
 				   err) < 0 ||
 		      kc_hooks_run(hooks->create_runtime, hooks->create_runtime_len, state_json,
 				   "createRuntime", err) < 0))
 		goto fail;
+	if (c.hook_view_fd >= 0) {
+		close(c.hook_view_fd); /* the view ends when init leaves it */
+		c.hook_view_fd = -1;
+	}
 	/* Release init; it gets the hook state for createContainer/startContainer. */
 	if (write(c.go_fd, state_json, strlen(state_json)) < 0) {
 		kc_error_set(err, errno, "release init");
@@ -666,7 +693,7 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 	close(c.go_fd);
 	c.go_fd = -1;
 	kc_trace("init released");
-	if (kc_init_wait_ready(c.report_fd, err) < 0)
+	if (kc_init_wait_report(c.report_fd, KC_INIT_READY, err) < 0)
 		goto fail;
 	kc_trace("init ready");
 	if (write_state(&c, err) < 0)

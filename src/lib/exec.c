@@ -363,6 +363,7 @@ int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_er
 			.pty_slave_fd = slave,
 			.preserve_fds = o->preserve_fds,
 			.seccomp = seccomp,
+			.hook_view_fd = -1,
 			.joined = true,
 			/* as runc's exec: the container's session keyring, not kcrun's
 			 * (nor, with none, root's user-session keyring) */
@@ -393,7 +394,7 @@ int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_er
 	}
 	close(go[1]);
 	go[1] = -1;
-	if (kc_init_wait_ready(report[0], err) < 0)
+	if (kc_init_wait_report(report[0], KC_INIT_READY, err) < 0)
 		goto kill_child;
 	kc_trace("exec: ready");
 	if (o->pid_file && kc_pid_file_write(o->pid_file, child, err) < 0)

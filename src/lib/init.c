@@ -14,6 +14,7 @@
 
 #include "creds.h"
 #include "fileio.h"
+#include "hook_view.h"
 #include "hooks.h"
 #include "mounts.h"
 #include "procattrs.h"
@@ -265,6 +266,7 @@ static void verify_cwd(struct kc_init_ctx *ctx)
 _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 {
 	const struct oci_process *p = ctx->process;
+	struct kc_hook_view_keeper keeper = {.pidfd = -1};
 	kc_error_t err = NULL;
 	bool chdir_done;
 	char **env, **argv, *exe, *state_json;
@@ -290,10 +292,18 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 
 	if (kc_procattrs_initial(p, &err) < 0)
 		init_fail_err(ctx, &err);
+	if (ctx->hook_view_fd >= 0) {
+		if (kc_hook_view_enter(ctx->hook_view_fd, &keeper, &err) < 0)
+			init_fail_err(ctx, &err);
+		if (write(ctx->report_fd, (char[]){KC_INIT_IN_HOOK_VIEW}, 1) != 1)
+			_exit(1);
+	}
 	/* The parent sends the hook state JSON and closes: that is the go. */
 	if (kc_read_fd(ctx->go_fd, 0, &state_json, &state_len) < 0 || state_len == 0)
 		_exit(1); /* the parent died before releasing us */
 	close(ctx->go_fd);
+	if (ctx->hook_view_fd >= 0 && kc_hook_view_leave(&keeper, &err) < 0)
+		init_fail_err(ctx, &err);
 
 	if (!ctx->joined) {
 		if (ctx->spec->hostname &&
@@ -368,7 +378,7 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 	memcpy(argv, p->args, p->args_len * sizeof(char *));
 
 	/* Point of no return: tell the parent we are ready. */
-	if (write(ctx->report_fd, "R", 1) != 1)
+	if (write(ctx->report_fd, (char[]){KC_INIT_READY}, 1) != 1)
 		_exit(1);
 	close(ctx->report_fd);
 	ctx->report_fd = -1;
@@ -392,12 +402,13 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 	init_fail(ctx, errno, "exec: \"%s\"", p->args[0]);
 }
 
-int kc_init_wait_ready(int report_fd, kc_error_t *err)
+int kc_init_wait_report(int report_fd, char expected, kc_error_t *err)
 {
 	char buf[4097];
 	size_t len = 0;
 	ssize_t n;
 
+	/* init writes nothing after the byte until the parent acts on it */
 	while (len < sizeof(buf) - 1) {
 		n = read(report_fd, buf + len, sizeof(buf) - 1 - len);
 		if (n < 0 && errno == EINTR)
@@ -405,12 +416,10 @@ int kc_init_wait_ready(int report_fd, kc_error_t *err)
 		if (n <= 0)
 			break;
 		len += (size_t)n;
-		if (buf[0] == 'R')
+		if (buf[0] == expected)
 			return 0;
 	}
 	buf[len] = '\0';
-	if (len > 0 && buf[0] == 'R')
-		return 0;
 	if (len > 1 && buf[0] == 'E')
 		return kc_error_set(err, 0, "unable to start container process: %s", buf + 1);
 	return kc_error_set(err, 0, "unable to start container process: init exited during set-up");

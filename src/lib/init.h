@@ -28,6 +28,7 @@ struct kc_init_ctx {
 	bool joined;           /* kcrun exec: no hostname/sysctl set-up */
 	const struct oci_hooks *hooks; /* createContainer, startContainer */
 	const int *hook_fds;   /* createContainer executables, opened by the parent */
+	int hook_view_fd;      /* >= 0: wait for the go in this view (hook_view.h) */
 	/* create without --no-new-keyring: join a new session keyring
 	 * "_ses.<id>" as runc does (NULL: keep the caller's). */
 	const char *session_keyring;
@@ -37,9 +38,13 @@ struct kc_init_ctx {
  * the error on report_fd. */
 _Noreturn void kc_init_main(struct kc_init_ctx *ctx);
 
-/* Reads init's report: 0 when it reached the point of no return (exec or
- * the exec fifo), -1 with init's error otherwise. */
+/* What init reports on report_fd, one byte each, or "E<message>". */
+#define KC_INIT_READY        'R' /* the point of no return: exec or the exec fifo */
+#define KC_INIT_IN_HOOK_VIEW 'V' /* waiting for the go in the hooks' view */
+
+/* Reads init's report: 0 when it is `expected`, -1 with init's error
+ * otherwise (or when it exited without one). */
 #include "error.h"
-int kc_init_wait_ready(int report_fd, kc_error_t *err);
+int kc_init_wait_report(int report_fd, char expected, kc_error_t *err);
 
 #endif

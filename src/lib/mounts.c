@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "fd_child.h"
 #include "kcontainer.h"
 #include "log.h"
 #include "procfs.h"
@@ -222,12 +223,26 @@ static int rootfs_propagation(struct kc_mount_ctx *ctx, int mfd, const struct oc
 	return kc_error_set(err, EINVAL, "linux.rootfsPropagation: unknown mode \"%s\"", name);
 }
 
+bool kc_mounts_rootfs_is_slave(const struct oci_spec *spec)
+{
+	const char *name = spec->linux_ ? spec->linux_->rootfs_propagation : NULL;
+	const struct oci_mount_option *mode;
+
+	if (name == NULL || *name == '\0')
+		return true;
+	mode = oci_mount_option_find(name);
+	return mode && mode->kind == OCI_MOUNT_OPT_PROPAGATION && mode->value == MS_SLAVE;
+}
+
 int kc_mounts_setup_rootfs(struct kc_mount_ctx *ctx, const struct oci_spec *spec,
 			   kc_error_t *err)
 {
-	cleanup_close int mfd = -1;
+	cleanup_close int mfd = ctx->rootfs_clone_fd;
 
-	mfd = kc_open_tree(AT_FDCWD, ctx->rootfs, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+	ctx->rootfs_clone_fd = -1;
+	if (mfd < 0)
+		mfd = kc_open_tree(AT_FDCWD, ctx->rootfs,
+				   OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
 	if (mfd < 0)
 		return kc_error_set(err, errno, "open_tree rootfs `%s`", ctx->rootfs);
 	/* root.readonly: init remounts / read-only once the mount points of
@@ -343,32 +358,22 @@ static int set_container(int fsfd, int cfd, const char *dest, kc_error_t *err)
  * (owned by kcrun's user namespace) into the slot; FSCONFIG_SET_CONTAINER
  * then gives the superblock the container's network namespace, which the
  * kernel checks as ever.  The child's namespace ends with it. */
+static int open_sysfs_in_own_netns(void *arg, const int *slots, size_t n)
+{
+	(void)arg;
+	(void)n;
+	if (unshare(CLONE_NEWNET) < 0)
+		return errno;
+	return kc_fd_child_fill(kc_fsopen("sysfs", FSOPEN_CLOEXEC), slots[0]);
+}
+
 static int fsopen_sysfs_from_own_netns(void)
 {
-	int slot = open("/dev/null", O_RDONLY | O_CLOEXEC), status = 0, fd;
-	pid_t pid;
+	int slot;
 
-	if (slot < 0)
+	if (kc_fd_child_run(open_sysfs_in_own_netns, NULL, &slot, 1) < 0)
 		return -1;
-	pid = (pid_t)syscall(SYS_clone, CLONE_FILES | SIGCHLD, NULL, NULL, NULL, 0);
-	if (pid < 0) {
-		close(slot);
-		return -1;
-	}
-	if (pid == 0) {
-		if (unshare(CLONE_NEWNET) < 0 || (fd = kc_fsopen("sysfs", FSOPEN_CLOEXEC)) < 0)
-			_exit(errno > 0 && errno < 256 ? errno : EPERM);
-		status = dup3(fd, slot, O_CLOEXEC) < 0 ? errno : 0;
-		close(fd);
-		_exit(status);
-	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return slot;
-	close(slot);
-	errno = WIFEXITED(status) ? WEXITSTATUS(status) : EPERM;
-	return -1;
+	return slot;
 }
 
 /* A container in a network namespace kcrun has no rights over (the host's,
@@ -593,6 +598,9 @@ int kc_mounts_finish(struct kc_mount_ctx *ctx, const struct oci_spec *spec, kc_e
 
 void kc_mount_ctx_release(struct kc_mount_ctx *ctx)
 {
+	if (ctx->rootfs_clone_fd >= 0)
+		close(ctx->rootfs_clone_fd);
+	ctx->rootfs_clone_fd = -1;
 	free(ctx->deferred_readonly);
 	ctx->deferred_readonly = NULL;
 	ctx->deferred_readonly_len = 0;

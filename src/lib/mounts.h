@@ -19,12 +19,18 @@ struct kc_mount_ctx {
 	bool rootless;            /* made by an unprivileged kcrun (rootless.h) */
 	bool dev_is_tmpfs;        /* set by kc_mounts_setup: /dev is a new mount */
 	bool rootfs_shared;       /* rootfsPropagation is shared or rshared */
+	/* a detached clone of root.path made elsewhere (hook_view.h), taken
+	 * and closed by kc_mounts_setup_rootfs; -1: it clones root.path */
+	int rootfs_clone_fd;
 	/* readonlyPaths the kernel would not clone from outside (open_tree
 	 * EINVAL): init remounts them read-only from inside before exec. */
 	const char **deferred_readonly;
 	size_t deferred_readonly_len;
 };
 
+/* True when linux.rootfsPropagation makes the root a slave of the mount
+ * it is cloned from (unset: runc's rslave, or slave/rslave). */
+bool kc_mounts_rootfs_is_slave(const struct oci_spec *spec);
 /* root.path and root.readonly: installs the container's root mount. */
 int kc_mounts_setup_rootfs(struct kc_mount_ctx *ctx, const struct oci_spec *spec,
 			   kc_error_t *err);

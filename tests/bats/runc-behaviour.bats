@@ -113,12 +113,11 @@ run_detached() {
 # runc's hooks_so.bats: a createRuntime hook bind-mounts a file into the
 # bundle's rootfs from inside the container's mount namespace, naming both
 # by their host paths.  runc's namespace still has the host's tree at that
-# point (pivot_root comes later); kcrun's container is built from outside
-# and its mount namespace only ever holds the container's root, so the host
-# paths do not resolve there (issue 13: not solved yet).
+# point (pivot_root comes later); kcrun's init waits for these hooks in a
+# view of the host's mounts whose rootfs bind is the master of the
+# container's root (src/lib/hook_view.h).
 @test "hooks: a createRuntime hook bind-mounts a file into the rootfs through nsenter" {
 	command -v nsenter >/dev/null || skip "no nsenter"
-	is_kcrun && skip "kcrun: the container's mount namespace has no host paths (issue 13)"
 	echo from-the-hook > "$BUNDLE/hook-source"
 	hook="pid=\$(jq -r .pid); touch $BUNDLE/rootfs/hook-file && nsenter -m -t \$pid mount --bind $BUNDLE/hook-source $BUNDLE/rootfs/hook-file"
 	update_config --arg h "$hook" --arg sh "$(command -v sh)" \
@@ -128,6 +127,24 @@ run_detached() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$output" = from-the-hook ]
+}
+
+# The same through a prestart hook, and what the container sees once it
+# runs: its own tree (no host path, no bundle), its own processes (init
+# only: nothing kcrun used while the hooks ran is left), the hook's mount;
+# the host's mount table has none of it.
+@test "hooks: after a prestart hook mounted by host paths, the container has its own tree only" {
+	command -v nsenter >/dev/null || skip "no nsenter"
+	echo from-the-hook > "$BUNDLE/hook-source"
+	hook="pid=\$(jq -r .pid); touch $BUNDLE/rootfs/hook-file && nsenter -m -t \$pid mount --bind $BUNDLE/hook-source $BUNDLE/rootfs/hook-file"
+	update_config --arg h "$hook" --arg sh "$(command -v sh)" \
+		'.hooks.prestart = [{path: $sh, args: ["sh", "-c", $h],
+			env: ["PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"]}]'
+	run_in_container sh -c "echo /proc/[0-9]*; ls $BUNDLE 2>&1 >/dev/null | wc -l; cat /hook-file"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '/proc/1\n1\nfrom-the-hook')" ]
+	! grep -q hook-file /proc/self/mountinfo
 }
 
 # ---------- mounts ----------
