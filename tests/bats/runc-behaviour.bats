@@ -110,6 +110,18 @@ run_detached() {
 	[ "$output" = blocked ]
 }
 
+# add_nsenter_mount_hook PHASE: a hook of PHASE that enters init's mount
+# namespace and bind-mounts $BUNDLE/hook-source onto rootfs/hook-file there,
+# both named by their host paths.
+add_nsenter_mount_hook() {
+	command -v nsenter >/dev/null || skip "no nsenter"
+	echo from-the-hook > "$BUNDLE/hook-source"
+	local hook="pid=\$(jq -r .pid); touch $BUNDLE/rootfs/hook-file && nsenter -m -t \$pid mount --bind $BUNDLE/hook-source $BUNDLE/rootfs/hook-file"
+	update_config --arg h "$hook" --arg sh "$(command -v sh)" --arg phase "$1" \
+		'.hooks[$phase] = [{path: $sh, args: ["sh", "-c", $h],
+			env: ["PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"]}]'
+}
+
 # runc's hooks_so.bats: a createRuntime hook bind-mounts a file into the
 # bundle's rootfs from inside the container's mount namespace, naming both
 # by their host paths.  runc's namespace still has the host's tree at that
@@ -117,12 +129,7 @@ run_detached() {
 # view of the host's mounts whose rootfs bind is the master of the
 # container's root (src/lib/hook_view.h).
 @test "hooks: a createRuntime hook bind-mounts a file into the rootfs through nsenter" {
-	command -v nsenter >/dev/null || skip "no nsenter"
-	echo from-the-hook > "$BUNDLE/hook-source"
-	hook="pid=\$(jq -r .pid); touch $BUNDLE/rootfs/hook-file && nsenter -m -t \$pid mount --bind $BUNDLE/hook-source $BUNDLE/rootfs/hook-file"
-	update_config --arg h "$hook" --arg sh "$(command -v sh)" \
-		'.hooks.createRuntime = [{path: $sh, args: ["sh", "-c", $h],
-			env: ["PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"]}]'
+	add_nsenter_mount_hook createRuntime
 	run_in_container cat /hook-file
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -134,12 +141,7 @@ run_detached() {
 # only: nothing kcrun used while the hooks ran is left), the hook's mount;
 # the host's mount table has none of it.
 @test "hooks: after a prestart hook mounted by host paths, the container has its own tree only" {
-	command -v nsenter >/dev/null || skip "no nsenter"
-	echo from-the-hook > "$BUNDLE/hook-source"
-	hook="pid=\$(jq -r .pid); touch $BUNDLE/rootfs/hook-file && nsenter -m -t \$pid mount --bind $BUNDLE/hook-source $BUNDLE/rootfs/hook-file"
-	update_config --arg h "$hook" --arg sh "$(command -v sh)" \
-		'.hooks.prestart = [{path: $sh, args: ["sh", "-c", $h],
-			env: ["PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"]}]'
+	add_nsenter_mount_hook prestart
 	run_in_container sh -c "echo /proc/[0-9]*; ls $BUNDLE 2>&1 >/dev/null | wc -l; cat /hook-file"
 	echo "$output"
 	[ "$status" -eq 0 ]
