@@ -7,6 +7,10 @@
  *       N times: clone with the bundle's namespaces (pid, mount, uts, ipc,
  *       and net unless "nonet"), chroot(ROOTFS), exec /bin/true, wait.
  *       Prints "run: median U us" (microseconds per container).
+ *   floor spawn N
+ *       N times: fork, exec /bin/true, wait, with no namespace at all: a
+ *       plain process, as every runtime command and its children are.
+ *       Prints "spawn: median U us".
  *   floor exec N PID
  *       N times: a child opens /proc/PID/ns/{ipc,uts,net,pid,mnt}, setns()s
  *       into each, forks, and the grandchild execs /bin/true; both waited
@@ -117,6 +121,34 @@ static int floor_run(int n, const char *rootfs, int net)
 		t[i] = now_ns() - t0;
 	}
 	printf("run%s: median %lld us\n", net ? "" : " (no net)", median(t, n) / 1000);
+	return 0;
+}
+
+static int floor_spawn(int n)
+{
+	long long *t = calloc((size_t)n, sizeof(*t));
+
+	if (!t)
+		return 1;
+	for (int i = 0; i < n; i++) {
+		long long t0 = now_ns();
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			int null = open("/dev/null", O_RDWR);
+
+			if (null >= 0)
+				dup2(null, 1);
+			execl("/bin/true", "true", (char *)NULL);
+			_exit(127);
+		}
+		if (wait_ok(pid) < 0) {
+			fprintf(stderr, "floor: spawn %d failed\n", i);
+			return 1;
+		}
+		t[i] = now_ns() - t0;
+	}
+	printf("spawn: median %lld us\n", median(t, n) / 1000);
 	return 0;
 }
 
@@ -239,12 +271,14 @@ int main(int argc, char **argv)
 
 	if (argc >= 4 && strcmp(argv[1], "run") == 0 && n > 0)
 		return floor_run(n, argv[3], !(argc > 4 && strcmp(argv[4], "nonet") == 0));
+	if (argc == 3 && strcmp(argv[1], "spawn") == 0 && n > 0)
+		return floor_spawn(n);
 	if (argc == 4 && strcmp(argv[1], "exec") == 0 && n > 0)
 		return floor_exec(n, (pid_t)atoi(argv[3]));
 	if (argc == 5 && strcmp(argv[1], "par") == 0 && n > 0 && atoi(argv[3]) > 0)
 		return floor_par(n, atoi(argv[3]), argv[4]);
 	if (argc == 5 && strcmp(argv[1], "hold") == 0 && n > 0)
 		return floor_hold(n, argv[3], argv[4]);
-	fprintf(stderr, "usage: floor run N ROOTFS [nonet] | exec N PID | par N P ROOTFS | hold N ROOTFS READY\n");
+	fprintf(stderr, "usage: floor run N ROOTFS [nonet] | spawn N | exec N PID | par N P ROOTFS | hold N ROOTFS READY\n");
 	return 2;
 }
