@@ -124,6 +124,22 @@ static int floor_run(int n, const char *rootfs, int net)
 	return 0;
 }
 
+/* fork + exec /bin/true, its stdout on /dev/null; the child's pid */
+static pid_t fork_true(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		if (null >= 0)
+			dup2(null, 1);
+		execl("/bin/true", "true", (char *)NULL);
+		_exit(127);
+	}
+	return pid;
+}
+
 static int floor_spawn(int n)
 {
 	long long *t = calloc((size_t)n, sizeof(*t));
@@ -132,17 +148,8 @@ static int floor_spawn(int n)
 		return 1;
 	for (int i = 0; i < n; i++) {
 		long long t0 = now_ns();
-		pid_t pid = fork();
 
-		if (pid == 0) {
-			int null = open("/dev/null", O_RDWR);
-
-			if (null >= 0)
-				dup2(null, 1);
-			execl("/bin/true", "true", (char *)NULL);
-			_exit(127);
-		}
-		if (wait_ok(pid) < 0) {
+		if (wait_ok(fork_true()) < 0) {
 			fprintf(stderr, "floor: spawn %d failed\n", i);
 			return 1;
 		}
@@ -165,7 +172,6 @@ static int floor_exec(int n, pid_t target)
 
 		if (pid == 0) {
 			char path[64];
-			pid_t grandchild;
 
 			for (size_t j = 0; j < sizeof(names) / sizeof(names[0]); j++) {
 				int fd;
@@ -176,16 +182,7 @@ static int floor_exec(int n, pid_t target)
 					_exit(125);
 				close(fd);
 			}
-			grandchild = fork();
-			if (grandchild == 0) {
-				int null = open("/dev/null", O_RDWR);
-
-				if (null >= 0)
-					dup2(null, 1);
-				execl("/bin/true", "true", (char *)NULL);
-				_exit(127);
-			}
-			_exit(wait_ok(grandchild) < 0 ? 1 : 0);
+			_exit(wait_ok(fork_true()) < 0 ? 1 : 0);
 		}
 		if (wait_ok(pid) < 0) {
 			fprintf(stderr, "floor: exec %d into %d failed\n", i, (int)target);
