@@ -10,7 +10,7 @@ export KCRUN_CACHE
 DEBUG ?= 0
 
 .PHONY: all deps kernel selftests runtime images guest debian demo check check-debug \
-	check-series unit fuzz bench shell clean
+	check-series unit fuzz bench profile shell clean
 
 all: runtime
 
@@ -70,6 +70,12 @@ fuzz: deps
 # SCALE=100 for a shorter run (bench/run-lifecycle).
 bench: kernel guest
 	@bench/run-lifecycle
+
+# The guest kernel's profile (a static perf, built once into $(KCRUN_CACHE)/perf)
+# of a process start and of create+start+delete, at 0 and beside SCALE live
+# containers (bench/run-profile).
+profile: kernel guest
+	@bench/run-profile
 
 # A shell in the guest (needs a terminal).
 shell: kernel guest
