@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Sourced inside the guest by bench/lifecycle and bench/profile: the bundles
 # they run, the timing helpers and the create+start+delete loop both measure.
 # Needs $N (the loop's length); bench_setup sets $work.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* floor: what the kernel itself costs for the work a runtime does, so that
  * bench/lifecycle can print every figure as a multiple of it (issue 12).
  * Built statically on the host (bench/run-lifecycle) and run in the same

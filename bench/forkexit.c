@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* forkexit: the cost of fork() + _exit() + waitpid() for a task that never
  * touches a container (kernel series issue: the series must cost such tasks
  * nothing measurable).  Prints the median and the spread of ROUNDS rounds of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The container calls' cost against the number of live containers.
  *
  *   kernelscale [MAX [REPS]]

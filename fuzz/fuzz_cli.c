@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer target: the command line.  The input is an argument vector,
  * words separated by NUL bytes; it goes through what main() does with
  * argv before any container is touched: the global flags, the command

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer target: config.json as create reads it.  Any input either
  * parses (and then validates or is refused with a message) or fails with a
  * message and no spec; ASan/UBSan and the leak checker catch the rest. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer target: <root>/<id>/state.json as every command after create
  * reads it (kc_state_parse, the parsing half of kc_state_read).  A state
  * file is kcrun's own, but a hostile or truncated one must fail cleanly;

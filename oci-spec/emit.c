@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Serialisers: container state (`runc state` and the hook stdin format) and
  * `features`.  The default config.json is in emit_default.c. */
 #include "spec.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The default config.json, byte for byte what `runc spec` (runc 1.1) and
  * `runc spec --rootless` write: same fields, order, values, tab indent, no
  * trailing newline.  tests/unit/oci-spec/fixtures/runc-spec*.json are the

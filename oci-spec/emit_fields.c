@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Field writers for the config.json emitter: one per kind of Go struct
  * field (plain, omitempty, pointer), so emit_spec*.c read like the Go
  * structs they mirror. */

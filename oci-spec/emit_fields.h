@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Internal: field writers shared by emit_spec.c and emit_spec_linux.c. */
 #ifndef OCI_SPEC_EMIT_FIELDS_H
 #define OCI_SPEC_EMIT_FIELDS_H

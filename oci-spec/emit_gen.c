@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* yajl_gen wrapper used by the emitters (see emit_gen.h). */
 #include "emit_gen.h"
 #include "json_format.h"

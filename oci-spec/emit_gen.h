@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Internal: thin yajl_gen wrapper for the emitters.  Calls after a failure
  * are no-ops; oci_gen_finish() reports it.  Output goes through oci_json_format_go()
  * so it is laid out and escaped exactly as Go (runc) would. */

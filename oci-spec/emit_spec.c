@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* struct oci_spec -> config.json, laid out as runc (Go's runtime-spec
  * specs-go structs) would write it: Go field order, `omitempty` fields left
  * out when empty, map keys sorted, tab indent.  Parsing runc's own output and

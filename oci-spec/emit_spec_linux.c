@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* config.json `linux` section for oci_spec_to_json() (see emit_spec.c). */
 #include "emit_fields.h"
 #include "spec.h"

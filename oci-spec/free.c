@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Free functions for every type in spec.h.  All are NULL-safe, and all cope
  * with partly filled structs (the parser stores as it goes). */
 #include "spec.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Go-compatible JSON layout and string escaping (see json_format.h). */
 #include "json_format.h"
 

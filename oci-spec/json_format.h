@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Internal: re-format compact JSON (as yajl_gen writes it) the way Go's
  * encoding/json does, so our output is byte-identical to runc's:
  *  - json.MarshalIndent layout: "key": value, one element per line, empty

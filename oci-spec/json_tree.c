@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Builds a struct json_value tree from yajl's event parser, enforcing the
  * depth and string-length limits while parsing, so a hostile config.json can
  * neither exhaust the stack nor smuggle a NUL into a path. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Internal: a JSON document tree built from yajl's event parser.
  *
  * Unlike yajl_tree this keeps string lengths (so embedded NULs are caught),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The closed sets of config.json names, each one table that the parser,
  * the runtime and `features` all read: namespace types, seccomp actions,
  * operators and architectures, container status, mount options,

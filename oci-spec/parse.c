@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* config.json -> struct oci_spec: the entry points, and the top-level
  * sections root, mounts, hooks, annotations.  `process` is in
  * oci_parse_process.c, `linux` in oci_parse_linux.c (its resources and seccomp in

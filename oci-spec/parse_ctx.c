@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Typed field readers with JSON-path error messages (see parse_ctx.h). */
 #include "parse_ctx.h"
 #include "spec.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Internal: typed field readers shared by the parse_*.c files.
  *
  * Every reader looks a field up in a JSON object, checks its type and range,

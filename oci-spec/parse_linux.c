@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* config.json `linux` -> struct oci_linux (resources and seccomp have their
  * own files). */
 #include "spec.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* config.json `linux.resources` -> struct oci_resources. */
 #include "spec.h"
 #include "parse_ctx.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* config.json `linux.seccomp` -> struct oci_seccomp. */
 #include "spec.h"
 #include "parse_ctx.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Container state JSON (runtime-spec state, as hooks get it on stdin, plus
  * the fields `runc state` adds) -> struct oci_state. */
 #include "spec.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* C model of an OCI runtime-spec 1.2 bundle configuration (config.json)
  * and of the container state (state.json / `runc state` / hook stdin).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Checks that only matter when a container is to be created from the spec
  * (create/run), as opposed to merely reading config.json.  The wording of
  * the cross-field checks follows runc's libcontainer/configs/validate. */

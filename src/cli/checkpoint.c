@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kcrun checkpoint / restore: runc's commands, so that scripts and test
  * suites find them (help, flags), refused: kcrun has no CRIU support. */
 #include "cli.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The command line: global flags, per-command options and help, parsed the
  * way runc's urfave/cli does (`--x=v`, `--x v`, `-x v`, single-dash long
  * names, booleans as strconv.ParseBool reads them, a command's flags also

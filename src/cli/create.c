@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kcrun create: see kcrun(8). */
 #include <errno.h>
 #include <stdlib.h>

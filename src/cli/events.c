@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kcrun events [--stats] [--interval D] ID: runc's events command.  With
  * --stats one stats event, then exit; without, a stats event every interval
  * and an oom event whenever the container's cgroup counts an OOM kill,

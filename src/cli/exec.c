@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kcrun exec: see kcrun(8). */
 #include <string.h>
 #include <unistd.h>

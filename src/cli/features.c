@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kcrun features: what this kcrun supports, as JSON (runc's format).  What
  * depends on the running kernel is probed and reported among the
  * annotations, as runc reports its own extensions there:

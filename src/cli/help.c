@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What --help, `kcrun help` and --version print, in runc's layout. */
 #include <seccomp.h>
 #include <stdio.h>

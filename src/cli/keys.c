@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kcrun keys: the keys of a container (grant, revoke, list, add) and its
  * request-key service (serve); see kcrun(8) and src/lib/keys.h. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kcrun kill: see kcrun(8). */
 #include <ctype.h>
 #include <signal.h>

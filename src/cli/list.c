@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kcrun list: see kcrun(8).  Table as runc's tabwriter(minwidth 12,
  * padding 3) prints it, or JSON. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kcrun: global flags and dispatch to one file per command. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The option parser: urfave/cli's rules as runc users meet them
  * (see cli.h).  Errors are printed the way runc prints them and come back
  * as -1; --help and --version come back as KC_CLI_HELP. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kcrun pause / resume: freeze and thaw the container's cgroup. */
 #include "cli.h"
 #include "lib/loaded.h"

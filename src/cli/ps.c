@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kcrun ps: the container's processes (its cgroup) as ps(1) shows them. */
 #include <errno.h>
 #include <fcntl.h>

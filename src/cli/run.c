@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kcrun run: create + start + wait, see kcrun(8). */
 #include <errno.h>
 #include <poll.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kcrun spec: the same default config.json as `runc spec`. */
 #include <errno.h>
 #include <fcntl.h>

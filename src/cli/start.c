@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kcrun start: see kcrun(8). */
 #include "cli.h"
 #include "lib/container.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kcrun state: see kcrun(8). */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kcrun update: runc's flags (--memory, --cpu-quota, --pids-limit, ...) or
  * --resources FILE, into the container's cgroup.
  *

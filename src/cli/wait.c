@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Waiting for a container process in the foreground (run, exec):
  * signals forwarded, terminal relayed, exit status as the shell gives it. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The pinned BPF program cache: see bpf_cache.h. */
 #include "bpf_cache.h"
 #include "cleanup.h"

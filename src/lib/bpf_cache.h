@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A cache of loaded BPF programs, pinned in bpffs: the eBPF device filter
  * is the same few instructions for nearly every container, and the
  * verifier costs more than the rest of the cgroup step (~10 ms under TCG).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A growable, always NUL-terminated string buffer: see buf.h. */
 #include "buf.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A growable string buffer, always NUL-terminated once anything was
  * appended (data stays NULL until then); the caller frees data.  Used for
  * the log's lines, state.json and `list`'s table.  Every call returns 0,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cgroup v2, the hierarchy: see cgroup.h. */
 #include "cgroup.h"
 #include "cleanup.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cgroup v2 (unified hierarchy at /sys/fs/cgroup only), the hierarchy:
  * the container's cgroup from linux.cgroupsPath, moving processes in,
  * freezing, listing and removing it.  The other cgroup concerns have files

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cgroup v2, the eBPF device filter: see cgroup_devices.h. */
 #include "cgroup_devices.h"
 #include "bpf_cache.h"

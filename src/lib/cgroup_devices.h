@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cgroup v2, linux.resources.devices: cgroup v2 has no devices.allow file;
  * like runc and crun, kc_cgroup_apply_devices() attaches a
  * BPF_PROG_TYPE_CGROUP_DEVICE program (raw bpf(2), hand-assembled) to the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cgroup v2, the resource writers: see cgroup_resources.h. */
 #include "cgroup_resources.h"
 #include "cgroup.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cgroup v2, the resource writers: linux.resources -> the controllers'
  * files of the container's cgroup.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cgroup v2, `kcrun update`: see cgroup_update.h. */
 #include "cgroup_update.h"
 #include "cgroup.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cgroup v2, `kcrun update`: new linux.resources written into a live
  * container's cgroup, all or nothing, and what update reads back.
  *

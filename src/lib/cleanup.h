@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Scope-exit cleanups (__attribute__((cleanup))) shared by src/lib modules:
  *   cleanup_close int fd = -1;      closes fd when >= 0
  *   cleanup_free char *p = NULL;    frees p

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The plan (see docs/kcrun.8 and architecture.md): config.json -> ordered
  * steps, each undone in reverse order when a later one fails, so a failed
  * create leaves no state directory, no cgroup, no container object and no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The container's lifecycle: config.json -> ordered steps -> a kernel
  * container object with a parked init (create), released (start),
  * signalled (kill), torn down (delete).  The CLI only parses arguments and

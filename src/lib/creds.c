@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* process.user and process.capabilities, set by init on itself: see creds.h. */
 #include "creds.h"
 #include "cleanup.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* process.user and process.capabilities: the identity init takes on
  * before execve, in init's order (init.c):
  *   kc_creds_drop_bounding()     while init still has CAP_SETPCAP

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Device nodes and /dev links of the container, made through the container
  * fd as dirfd: the default devices (null zero full random urandom tty) when
  * /dev is a fresh mount, linux.devices, and the /dev/fd, /dev/std*,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Errors carried up as values.
  *
  * Every fallible function returns an int (negative on failure) and, on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kcrun exec: a new process in a running container, joined through
  * setns(2) on /proc/<init>/ns/<type>, set up by the same init code as the
  * container's first process (init.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* See fd_child.h. */
 #include "fd_child.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Opening fds from namespaces kcrun must not enter itself.
  *
  * Some fds can only be opened by a process in a namespace of its own (a

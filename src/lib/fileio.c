@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Whole files in and out: see fileio.h. */
 #include "fileio.h"
 #include "cleanup.h"

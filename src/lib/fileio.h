@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Whole files in and out: the one place that reads a file to its end and
  * the one that replaces a file atomically.
  *

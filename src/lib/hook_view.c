@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* See hook_view.h. */
 #include "hook_view.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The host's mounts as createRuntime and prestart hooks expect to find them.
  *
  * runc runs these hooks while its init still lives in a copy of the host's

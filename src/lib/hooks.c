@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* OCI hooks: see hooks.h. */
 #include "hooks.h"
 #include "cleanup.h"

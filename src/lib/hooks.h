@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* OCI hooks (config.json "hooks"): run one phase's hooks in order.
  *
  * Each hook is fork+exec'd with args (args[0] is argv[0]; no args means

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The kernel container object (docs/kernel-api.md).
  *
  * This file and kcontainer.c are the only place in kcrun that issues the

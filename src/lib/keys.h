@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The keys of a container (docs/kernel-api.md, "Keys"): the kernel-made
  * container keyring whose links are the grants, and the keyctl wrappers
  * kcrun uses for it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `kcrun keys serve`: the request-key service of one container
  * (docs/kernel-api.md, KEYCTL_CONTAINER_INTERCEPT).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* start, kill, delete: what happens to an existing container (the kernel
  * object is reopened by name with container_open). */
 #include "container.h"

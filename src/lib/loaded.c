@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A loaded container and the operations on a live one: see loaded.h. */
 #include "loaded.h"
 

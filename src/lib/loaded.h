@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A loaded container: what every command but create starts from -- its
  * state.json and its live status -- and the operations on a live one that
  * go through its cgroup.  The CLI parses, calls one of these and prints

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Where kcrun's messages go: stderr always, and the --log file in the
  * --log-format (text or json, one line per message, as runc writes them). */
 #ifndef KCRUN_LOG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* See mounts.h.  Every mount is made as a detached mount on the host side
  * (open_tree(OPEN_TREE_CLONE) or fsopen/fsconfig/fsmount) and then moved
  * into the container's mount tree with move_mount() onto a path resolved

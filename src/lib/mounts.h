@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The container's mount tree, built from outside through the container fd
  * (docs/kernel-api.md "Mounts from outside"): root.path, mounts[],
  * linux.maskedPaths, linux.readonlyPaths, linux.rootfsPropagation. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The container's network namespace over rtnetlink: see network.h. */
 #include "network.h"
 

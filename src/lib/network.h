@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The container's network namespace, configured from outside with
  * rtnetlink through container_socket() (no setns into the container).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* --pid-file: see pidfile.h. */
 #include "pidfile.h"
 #include "fileio.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* --pid-file of create, run and exec: written atomically (a temporary file
  * in the same directory, then rename) and never through a symlink or a file
  * someone planted at the temporary name: the temporary file is made with

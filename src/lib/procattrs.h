@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Attributes of the container's process: those init sets on itself before
  * execve (they all survive it, or take effect at it): process.rlimits,
  * linux.personality, process.scheduler, process.ioPriority,

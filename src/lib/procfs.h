@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* procfs as a place kcrun writes to or mounts over.
  *
  * An image (or a mount of the config) can put something else where /proc

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Rootless kcrun: an unprivileged user runs containers (docs/rootless.md).
  *
  * container_create() needs CAP_SYS_ADMIN in the caller's user namespace

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* linux.seccomp with libseccomp: see seccomp.h. */
 #include "seccomp.h"
 

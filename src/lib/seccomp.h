@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* linux.seccomp: a libseccomp filter built from the spec and loaded by init.
  *
  * Parent, before fork: kc_seccomp_build() turns linux.seccomp into a filter

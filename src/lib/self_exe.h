@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kcrun's own binary, as the processes it puts into a container see it.
  *
  * Until it execs process.args, a container's init (and the child of

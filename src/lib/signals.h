@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Signal names and numbers as `kcrun kill` takes them; the signal state a
  * container's process starts with. */
 #ifndef KCRUN_SIGNALS_H

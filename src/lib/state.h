@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What kcrun remembers about a container between commands:
  * <root>/<id>/state.json, written atomically (tmp + rename), plus
  * <root>/<id>/exec.fifo while the container is "created", and

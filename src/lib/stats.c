@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Container statistics from cgroup v2 files, as runc's events JSON: see
  * stats.h. */
 #include "stats.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `kcrun events`: a container's statistics from its cgroup v2 files, as
  * the JSON event runc prints ({"type":"stats","id":ID,"data":{...}}, the
  * field names of runc's types.Stats), and the OOM-kill counter that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* process.terminal and --console-socket: see terminal.h. */
 #include "terminal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Sizes and durations as runc's flags take them: see units.h. */
 #include "units.h"
 

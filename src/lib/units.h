@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Values as runc's command line takes them: sizes the way
  * github.com/docker/go-units' RAMInBytes reads them ("100M", "1g",
  * "512KiB", "1.5G": binary multiples, case-insensitive) and durations the

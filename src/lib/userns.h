@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* linux.uidMappings / linux.gidMappings: a user namespace is mapped before
  * the container exists, since a user namespace can only be mapped while a
  * task is in it.  A helper child unshares it, the parent writes its maps

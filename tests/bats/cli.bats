@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The command line without containers: flags, usage errors, spec, features,
 # logging, and the error on a kernel without container objects.  Runs on
 # any host: RUNTIME=src/kcrun bats tests/bats/cli.bats

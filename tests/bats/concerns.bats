@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The concern modules seen through the runtime: cgroups (limits, pause,
 # update, delete), seccomp, hooks, the terminal and console socket, and the
 # container's network namespace.  Where the behaviour is the runtime spec's

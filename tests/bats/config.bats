@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # config.json fields, one story each: edit the busybox bundle's config with
 # jq, run it, check what the process sees.  Spec behaviour: these pass with
 # RUNTIME=runc too.

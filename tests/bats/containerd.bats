@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # containerd 1.6 (Debian 12) through its runc shim (io.containerd.runc.v2)
 # with kcrun as the shim's binary (`ctr run --runc-binary`, the BinaryName
 # option Kubernetes nodes set in config.toml), in the Debian guest

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The eBPF device filter is verified once per rule set and pinned in bpffs
 # (src/lib/bpf_cache.h): a second container with the same rules gets the
 # same program, which still enforces them; other rules get another

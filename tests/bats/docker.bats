@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Docker 20.10 (Debian 12's docker.io) driving kcrun, in the Debian guest
 # (vm/run --debian): the suite starts dockerd (its /etc/docker/daemon.json
 # from vm/build-debian names kcrun as a runtime and the vfs storage driver)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # podman's networks with kcrun, in the Debian guest (vm/run --debian): the
 # default bridge network (CNI: bridge, portmap, firewall; iptables-nft),
 # published ports and the host's network.  The guest's containers.conf says

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Helpers for the container engines' suites in the Debian guest
 # (docker.bats, containerd.bats, engine-network.bats): a daemon started and
 # stopped by the suite, the busybox image in the format each engine loads,

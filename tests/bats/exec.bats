@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # exec, pause/resume, ps, update on a running container.
 
 load helpers

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # kcrun killed (SIGKILL) at every step of create, start, run, exec and
 # delete, and at random moments from outside: afterwards `delete --force`
 # leaves no state dir, cgroup, kernel container object or process, and the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Hostile images, configs and callers: runc's CVE classes and the holes an
 # outside check found (issue 9).  An image's author controls its files, its
 # config and the processes inside; none of them may reach a host fd, path or

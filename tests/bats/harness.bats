@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The guest the other suites rely on.
 
 @test "the guest booted the patched kernel (uname -r ends in -kcrun)" {

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Common helpers for the runtime suites (lifecycle.bats, config.bats, ...).
 # Every test is a small story: copy the busybox bundle, edit its config.json
 # with jq, drive the runtime, check what a user would see.  The same tests

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # create / start / state / kill / delete / run / list, as a user sees them.
 # Written so the same tests pass with RUNTIME=runc or RUNTIME=crun where the
 # behaviour is the runtime spec's.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Load: 200 containers created and started in parallel from one shell loop,
 # then listed, killed and deleted in parallel.  Every command succeeds, list
 # is consistent, nothing is left.  The figures go to the TAP stream as

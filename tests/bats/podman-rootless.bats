@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Rootless podman --runtime kcrun (issue 13, docs/rootless.md), in the Debian
 # guest: the user `rootless` (uid 1000, subordinate ids 100000:65536,
 # vm/build-debian) runs podman, which runs conmon and the runtime as root of

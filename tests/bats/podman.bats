@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # podman --runtime kcrun, in the Debian guest (vm/run --debian); skipped
 # where podman or the busybox image archive is missing:
 #   vm/run --debian --share DIR -- env BUSYBOX_IMAGE_TAR=/mnt/share/busybox.tar \

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Rootless (issue 13, docs/rootless.md): the runtime run by an unprivileged
 # user (`rootless`, uid 1000, subordinate ids 100000:65536 in the guest) on
 # the config `spec --rootless` writes, its state under $XDG_RUNTIME_DIR.

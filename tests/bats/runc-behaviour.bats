@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Behaviours where kcrun differed from runc 1.1.5 (issue 13, part 4), each
 # a small story a runc user or a tool written for runc relies on.  Every
 # test passes with RUNTIME=runc too.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # What test suites written for runc check, beyond the runtime spec: exit
 # codes, the key words of runc's error messages, output formats and the
 # order of its checks.  Every test passes with RUNTIME=runc (1.1) too.

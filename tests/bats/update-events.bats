@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # `update` with runc's individual flags (--memory 64M, --cpu-quota, ...) and
 # `events` (--stats once; stats every --interval and oom events until the
 # container stops).  Where the behaviour is runc's the tests pass with

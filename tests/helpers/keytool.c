@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* keytool: raw keyctl(2), add_key(2), request_key(2) and fscrypt ioctls for
  * tests/bats/keys.bats (the busybox guest has no keyctl(1)); static.
  *

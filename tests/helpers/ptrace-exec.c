@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ptrace-exec PID PROGRAM [ARG...]: make the process PID, stopped in a system
  * call, execve(PROGRAM, [PROGRAM, ARG...], {}) in its place, as an attacker

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bpf-query: what bpftool would say about device filters, for
  * tests/bats/devices-cache.bats (the guest has no bpftool).
  *   bpf-query cgroup DIR   one line per BPF_CGROUP_DEVICE program attached

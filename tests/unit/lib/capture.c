@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Runs a piece of a test with stdout and stderr going to files, so what
  * the CLI prints (help, "Incorrect Usage", "kcrun: ..." errors) can be
  * checked and does not mix with the TAP stream. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* console-receiver SOCKET OUT: what conmon does with --console-socket, for
  * tests/bats/concerns.bats.  Listens on SOCKET, accepts one connection,
  * receives one message and writes to OUT:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host unit tests of the concern modules: one TAP stream.
  *
  * The plan is printed first and fixed here: a suite that returns early

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Test double for kcontainer.c's kc_container_socket(): the host kernel
  * has no container objects, so "the container's network namespace" is a
  * network namespace the test made, entered just for the socket() call. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* See stub_kcontainer.c. */
 #ifndef KCRUN_TEST_STUB_KCONTAINER_H
 #define KCRUN_TEST_STUB_KCONTAINER_H

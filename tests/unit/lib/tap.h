@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A tiny TAP producer for the host unit tests of the src/lib concern
  * modules.  All test files link into one binary (main.c calls each
  * module's test_*() in turn), so the output is one TAP stream:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host tests of the pinned BPF program cache (src/lib/bpf_cache.c): the
  * SHA-1 behind the pin names (the kernel's program tag) against known
  * answers, and a directory that is not bpffs never used or made.  The

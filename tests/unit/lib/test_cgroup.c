@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host tests of cgroup.c: runc's conversions, path resolution, and what
  * kc_cgroup_apply() writes, against a scratch directory standing in for a
  * cgroup (kc_cgroup_root points there; the host's cgroups are untouched). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host tests of the cgroup v2 device filter: the rules kcrun derives from
  * the spec, and the hand-assembled eBPF program run through a small
  * interpreter (nothing is loaded into the host kernel). */

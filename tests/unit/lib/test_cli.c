@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host tests of the CLI's option parser (src/cli/options.c) against what
  * runc 1.1 (urfave/cli 1.22 over Go's flag package) does with the same
  * command line.  main.c is not linked: this file brings the command table. */

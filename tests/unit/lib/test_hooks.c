@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host tests of hooks.c with small shell hooks. */
 #include "tap.h"
 #include "src/lib/hooks.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host tests of keys.c and keys_serve.c's argument handling: key serials,
  * KEYCTL_DESCRIBE's format (a description may hold ';'), how untrusted
  * strings are quoted for the service's log, --static, the checks of the

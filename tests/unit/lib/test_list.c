@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host tests of `kcrun list` (src/cli/list.c) over a temporary --root:
  * which directories are containers, what status each has (the recorded
  * pid is checked against its start time), and the three output forms. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host tests of network.c, all inside a forked child that made its own
  * network namespaces: "host" (where a veth pair is created) and
  * "container" (what the stub kc_container_socket() opens sockets in).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host tests of pidfile.c: --pid-file never writes through a symlink
  * planted at a temporary name, and replaces the file atomically. */
 #include "tap.h"

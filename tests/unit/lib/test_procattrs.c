@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host tests of procattrs.c: execCPUAffinity's CPU lists, and the process
  * attributes applied to a forked child (personality, SCHED_IDLE, an idle
  * I/O class: nothing a test process may not do to itself). */

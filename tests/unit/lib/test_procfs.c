@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host tests of procfs.c: runc's checkProcMount rules for mounts[] and the
  * check that a write meant for procfs lands in procfs (CVE-2019-16884). */
 #include "tap.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host tests of rootless.c: which linux.resources need a cgroup, the
  * default --root, and the config checks made before any namespace (the
  * rest needs an unprivileged user and the kernel: tests/bats/rootless.bats). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host tests of seccomp.c: spec errors with their JSON paths, and filters
  * loaded in a forked child (seccomp is per process; the test process
  * itself is never filtered). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host tests of the signal names `kcrun kill` takes (signals.c), against
  * runc 1.1's parseSignal: a number as is, else the name upper-cased, with
  * or without "SIG".  kcrun also takes RTMIN+N / RTMAX-N (as kill(1) does)

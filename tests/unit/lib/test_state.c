@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host tests of state.c under a temporary --root: ids checked as runc
  * checks them, state.json written atomically and read back, the status
  * derived from the live system (a pid alone is never trusted), removal. */

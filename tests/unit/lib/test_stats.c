@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host tests of stats.c: runc's events JSON from a scratch directory
  * standing in for a cgroup v2 directory. */
 #include "tap.h"

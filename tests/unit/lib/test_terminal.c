@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host tests of terminal.c: a pty from the host's /dev/ptmx, its master
  * sent over a socketpair and over a listening console socket, and init's
  * side in a forked child. */

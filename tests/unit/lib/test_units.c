@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host tests of units.c: sizes as go-units' RAMInBytes reads them and
  * durations as Go's time.ParseDuration does (what runc's flags accept). */
 #include "tap.h"

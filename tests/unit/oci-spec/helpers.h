@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Shared helpers for the oci-spec tests. */
 #ifndef OCI_SPEC_TESTS_HELPERS_H
 #define OCI_SPEC_TESTS_HELPERS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* TAP runner for the oci-spec unit tests (see tap.h). */
 #include "tap.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Minimal TAP harness for the oci-spec unit tests.
  *
  *   TEST(parses_default_spec) { ... CHECK(cond); CHECK_STR(a, b); ... }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Serialisers: default spec (against runc's own output), state, features. */
 #include "helpers.h"
 

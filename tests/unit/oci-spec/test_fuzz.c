@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Mutated configs must fail cleanly or parse: never crash, never leak, and a
  * failure always comes with a message.  Deterministic (fixed seed); run the
  * suite under valgrind or ASan to make the "never leak" part bite. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Hostile input: long strings, deep nesting, NULs, huge and missing files. */
 #include "helpers.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Allocation failures: every allocation the library makes, failed in turn,
  * must give a clean -1: never a crash, never a leak (the heap's bytes in
  * use, mallinfo2(), are the same after each run as before it; valgrind,

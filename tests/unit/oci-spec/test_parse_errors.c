@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Invalid configs: each must fail with an exact JSON-path message. */
 #include "helpers.h"
 

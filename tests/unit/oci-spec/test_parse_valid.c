@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Valid configs: runc's defaults and a hand-written one with every section. */
 #include "helpers.h"
 

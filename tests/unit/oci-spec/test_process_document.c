@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* oci_process_parse_string(): a bare process object (exec --process). */
 #include "helpers.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* oci_resources_parse_string(): a bare linux.resources object. */
 #include "helpers.h"
 

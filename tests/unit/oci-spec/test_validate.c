@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* oci_spec_validate_for_create(): what create/run need beyond a valid file. */
 #include "helpers.h"
 
