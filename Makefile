@@ -9,8 +9,15 @@ KCRUN_CACHE ?= /var/cache/kcrun
 export KCRUN_CACHE
 DEBUG ?= 0
 
-.PHONY: all deps kernel selftests runtime images guest debian demo check check-debug \
-	check-series unit fuzz bench profile shell clean
+# make install: the runtime, its man page and its bash completion.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+DESTDIR ?=
+
+.PHONY: all deps deps-runtime kernel selftests runtime build-runtime images guest debian demo \
+	check check-debug check-series unit fuzz bench profile shell install uninstall clean
 
 all: runtime
 
@@ -23,10 +30,29 @@ kernel: deps
 selftests: kernel
 	@kernel/build-selftests
 
-runtime: deps
+# The runtime alone needs only a compiler and two libraries
+# (vm/install-deps --runtime), none of the kernel's or the guest's packages.
+deps-runtime:
+	@vm/install-deps --runtime
+
+runtime: deps-runtime
+	@$(MAKE) -s build-runtime
+
+build-runtime:
 	@echo "[runtime] building oci-spec and kcrun" >&2
 	@$(MAKE) -s -C oci-spec
 	@$(MAKE) -s -C src
+
+# Builds what is missing (no apt-get: a packager's build has its own
+# dependencies), then copies; DESTDIR for a staged install.
+install: build-runtime
+	install -D -m 0755 src/kcrun $(DESTDIR)$(BINDIR)/kcrun
+	install -D -m 0644 docs/kcrun.8 $(DESTDIR)$(MANDIR)/man8/kcrun.8
+	install -D -m 0644 contrib/completion/bash/kcrun $(DESTDIR)$(BASHCOMPDIR)/kcrun
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/kcrun $(DESTDIR)$(MANDIR)/man8/kcrun.8 \
+		$(DESTDIR)$(BASHCOMPDIR)/kcrun
 
 images: deps
 	@images/build
