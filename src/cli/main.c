@@ -36,8 +36,9 @@ const struct kc_command kc_commands[] = {
 	 1, 1, kc_cmd_events, false},
 	{"exec", "execute new process inside the container",
 	 "[command options] <container-id> <command> [command options]  || -p process.json <container-id>",
-	 "Joins the namespaces of the container's init (setns on /proc/PID/ns/TYPE), enters\n"
-	 "its cgroup and runs the command with the container's process settings.",
+	 "Forks the command into the running container as a new member of its kernel\n"
+	 "object (init's namespaces, the container's credentials and root), puts it in the\n"
+	 "container's cgroup and runs it with the container's process settings.",
 	 1, -1, kc_cmd_exec, true},
 	{"features", "show the enabled features", "", "Shows what this kcrun supports, as JSON.",
 	 0, 0, kc_cmd_features, false},
