@@ -1,34 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kcrun checkpoint / restore: runc's commands, so that scripts and test
- * suites find them (help, flags), refused: kcrun has no CRIU support. */
+ * suites find them (help, each its own flags as runc's), refused: kcrun has no
+ * CRIU support. */
 #include "cli.h"
 
-static int refuse(const char *cmd, int argc, char **argv)
+/* Parses the command's own flags (help, usage errors as runc's), then
+ * refuses. */
+static int refuse(const char *cmd, struct kc_opt *opts, int argc, char **argv)
 {
-	const char *image_path = NULL, *work_path = NULL, *parent_path = NULL, *bundle = NULL,
-		   *pid_file = NULL, *console_socket = NULL, *manage_cgroups = NULL;
-	bool flag = false;
-	struct kc_opt opts[] = {
-		{"image-path", 0, KC_OPT_STRING, &image_path, "path for saving criu image files"},
-		{"work-path", 0, KC_OPT_STRING, &work_path,
-		 "path for saving work files and logs"},
-		{"parent-path", 0, KC_OPT_STRING, &parent_path,
-		 "path for previous criu image files in pre-dump"},
-		{"leave-running", 0, KC_OPT_FLAG, &flag, "leave the process running after checkpointing"},
-		{"tcp-established", 0, KC_OPT_FLAG, &flag, "allow open tcp connections"},
-		{"ext-unix-sk", 0, KC_OPT_FLAG, &flag, "allow external unix sockets"},
-		{"shell-job", 0, KC_OPT_FLAG, &flag, "allow shell jobs"},
-		{"file-locks", 0, KC_OPT_FLAG, &flag, "handle file locks, for safety"},
-		{"manage-cgroups-mode", 0, KC_OPT_STRING, &manage_cgroups,
-		 "cgroups mode: 'soft' (default), 'full' and 'strict'"},
-		{"detach", 'd', KC_OPT_FLAG, &flag, "detach from the container's process (restore)"},
-		{"bundle", 'b', KC_OPT_STRING, &bundle, "path to the root of the bundle directory (restore)"},
-		{"pid-file", 0, KC_OPT_STRING, &pid_file,
-		 "specify the file to write the process id to (restore)"},
-		{"console-socket", 0, KC_OPT_STRING, &console_socket,
-		 "path to an AF_UNIX socket which will receive the console's master (restore)"},
-		{NULL, 0, 0, NULL, NULL},
-	};
 	kc_error_t err = NULL;
 	int first;
 
@@ -40,12 +19,73 @@ static int refuse(const char *cmd, int argc, char **argv)
 
 int kc_cmd_checkpoint(struct kc_global *g, int argc, char **argv)
 {
+	const char *image_path = NULL, *work_path = NULL, *parent_path = NULL,
+		   *manage_cgroups = NULL, *page_server = NULL, *empty_ns = NULL;
+	bool flag = false;
+	int status_fd = -1;
+	struct kc_opt opts[] = {
+		{"image-path", 0, KC_OPT_STRING, &image_path, "path for saving criu image files"},
+		{"work-path", 0, KC_OPT_STRING, &work_path, "path for saving work files and logs"},
+		{"parent-path", 0, KC_OPT_STRING, &parent_path,
+		 "path for previous criu image files in pre-dump"},
+		{"leave-running", 0, KC_OPT_FLAG, &flag, "leave the process running after checkpointing"},
+		{"tcp-established", 0, KC_OPT_FLAG, &flag, "allow open tcp connections"},
+		{"ext-unix-sk", 0, KC_OPT_FLAG, &flag, "allow external unix sockets"},
+		{"shell-job", 0, KC_OPT_FLAG, &flag, "allow shell jobs"},
+		{"lazy-pages", 0, KC_OPT_FLAG, &flag, "use userfaultfd to lazily restore memory pages"},
+		{"status-fd", 0, KC_OPT_INT, &status_fd,
+		 "criu writes \\0 to this FD once lazy-pages is ready (default: -1)"},
+		{"page-server", 0, KC_OPT_STRING, &page_server, "ADDRESS:PORT of the page server"},
+		{"file-locks", 0, KC_OPT_FLAG, &flag, "handle file locks, for safety"},
+		{"pre-dump", 0, KC_OPT_FLAG, &flag,
+		 "dump container's memory information only, leave the container running after this"},
+		{"manage-cgroups-mode", 0, KC_OPT_STRING, &manage_cgroups,
+		 "cgroups mode: 'soft' (default), 'full' and 'strict'"},
+		{"empty-ns", 0, KC_OPT_STRING, &empty_ns,
+		 "create a namespace, but don't restore its properties"},
+		{"auto-dedup", 0, KC_OPT_FLAG, &flag, "enable auto deduplication of memory images"},
+		{NULL, 0, 0, NULL, NULL},
+	};
+
 	(void)g;
-	return refuse("checkpoint", argc, argv);
+	return refuse("checkpoint", opts, argc, argv);
 }
 
 int kc_cmd_restore(struct kc_global *g, int argc, char **argv)
 {
+	const char *console_socket = NULL, *image_path = NULL, *work_path = NULL,
+		   *manage_cgroups = NULL, *bundle = NULL, *pid_file = NULL, *empty_ns = NULL,
+		   *lsm_profile = NULL, *lsm_mount_context = NULL;
+	bool flag = false;
+	struct kc_opt opts[] = {
+		{"console-socket", 0, KC_OPT_STRING, &console_socket,
+		 "path to an AF_UNIX socket which will receive a file descriptor referencing the "
+		 "master end of the console's pseudoterminal"},
+		{"image-path", 0, KC_OPT_STRING, &image_path, "path to criu image files for restoring"},
+		{"work-path", 0, KC_OPT_STRING, &work_path, "path for saving work files and logs"},
+		{"tcp-established", 0, KC_OPT_FLAG, &flag, "allow open tcp connections"},
+		{"ext-unix-sk", 0, KC_OPT_FLAG, &flag, "allow external unix sockets"},
+		{"shell-job", 0, KC_OPT_FLAG, &flag, "allow shell jobs"},
+		{"file-locks", 0, KC_OPT_FLAG, &flag, "handle file locks, for safety"},
+		{"manage-cgroups-mode", 0, KC_OPT_STRING, &manage_cgroups,
+		 "cgroups mode: 'soft' (default), 'full' and 'strict'"},
+		{"bundle", 'b', KC_OPT_STRING, &bundle, "path to the root of the bundle directory"},
+		{"detach", 'd', KC_OPT_FLAG, &flag, "detach from the container's process"},
+		{"pid-file", 0, KC_OPT_STRING, &pid_file, "specify the file to write the process id to"},
+		{"no-subreaper", 0, KC_OPT_FLAG, &flag,
+		 "disable the use of the subreaper used to reap reparented processes"},
+		{"no-pivot", 0, KC_OPT_FLAG, &flag, "do not use pivot root to jail process inside rootfs"},
+		{"empty-ns", 0, KC_OPT_STRING, &empty_ns,
+		 "create a namespace, but don't restore its properties"},
+		{"auto-dedup", 0, KC_OPT_FLAG, &flag, "enable auto deduplication of memory images"},
+		{"lazy-pages", 0, KC_OPT_FLAG, &flag, "use userfaultfd to lazily restore memory pages"},
+		{"lsm-profile", 0, KC_OPT_STRING, &lsm_profile,
+		 "Specify an LSM profile to be used during restore in the form of TYPE:NAME."},
+		{"lsm-mount-context", 0, KC_OPT_STRING, &lsm_mount_context,
+		 "Specify an LSM mount context to be used during restore."},
+		{NULL, 0, 0, NULL, NULL},
+	};
+
 	(void)g;
-	return refuse("restore", argc, argv);
+	return refuse("restore", opts, argc, argv);
 }

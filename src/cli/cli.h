@@ -8,6 +8,7 @@
 #define KCRUN_CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "lib/error.h"
@@ -23,7 +24,9 @@ struct kc_global {
 	bool systemd_cgroup;
 };
 
-enum kc_opt_kind { KC_OPT_FLAG, KC_OPT_STRING, KC_OPT_INT, KC_OPT_LIST };
+/* KC_OPT_INT is Go's int flag as a C int; KC_OPT_INT64 one as an int64_t
+ * (runc's IntFlag on 64 bits: update's --pids-limit, --blkio-weight). */
+enum kc_opt_kind { KC_OPT_FLAG, KC_OPT_STRING, KC_OPT_INT, KC_OPT_INT64, KC_OPT_LIST };
 
 /* KC_OPT_LIST target: every value of a repeatable option. */
 struct kc_strlist {
@@ -35,7 +38,7 @@ struct kc_opt {
 	const char *name;  /* long name */
 	char short_name;   /* 0: none */
 	enum kc_opt_kind kind;
-	void *target;      /* bool *, const char **, int *, struct kc_strlist * */
+	void *target;      /* bool *, const char **, int *, int64_t *, struct kc_strlist * */
 	const char *help;
 };
 

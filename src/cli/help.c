@@ -2,15 +2,17 @@
 /* What --help, `kcrun help` and --version print, in runc's layout. */
 #include <seccomp.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "lib/state.h"
 #include "oci-spec/spec.h"
 
-/* The build may name its commit (-DKCRUN_COMMIT=...); like a distribution's
- * runc, which prints its package version there, it is the version otherwise. */
+/* The commit the binary was built from: src/Makefile passes
+ * `git describe --always --dirty` (-DKCRUN_COMMIT=...); "unknown" when the
+ * build was not made in a git tree. */
 #ifndef KCRUN_COMMIT
-#define KCRUN_COMMIT KCRUN_VERSION
+#define KCRUN_COMMIT "unknown"
 #endif
 
 /* runc's lines: version, commit, spec, then the libraries (libseccomp). */
@@ -54,26 +56,39 @@ void kc_cli_global_help(FILE *out)
 		KC_DEFAULT_ROOT);
 }
 
+/* "--name value, -n value": an option's left column. */
+static void option_left(const struct kc_opt *o, char *left, size_t size)
+{
+	const char *value = o->kind == KC_OPT_FLAG ? "" : " value";
+
+	if (o->short_name)
+		snprintf(left, size, "--%s%s, -%c%s", o->name, value, o->short_name, value);
+	else
+		snprintf(left, size, "--%s%s", o->name, value);
+}
+
+/* The options in two columns, the descriptions two spaces after the
+ * longest left column, as urfave/cli's tabwriter lays them out. */
 void kc_cli_command_help(const struct kc_command *cmd, const struct kc_opt *opts, FILE *out)
 {
 	const struct kc_opt *o;
+	char left[128];
+	int width = 0;
 
 	fprintf(out, "NAME:\n   kcrun %s - %s\n\nUSAGE:\n   kcrun %s %s\n", cmd->name, cmd->summary,
 		cmd->name, cmd->usage);
 	if (cmd->description)
 		fprintf(out, "\nDESCRIPTION:\n   %s\n", cmd->description);
-	if (opts && opts->name) {
-		fprintf(out, "\nOPTIONS:\n");
-		for (o = opts; o->name; o++) {
-			char left[128];
-			const char *value = o->kind == KC_OPT_FLAG ? "" : " value";
-
-			if (o->short_name)
-				snprintf(left, sizeof(left), "--%s%s, -%c%s", o->name, value,
-					 o->short_name, value);
-			else
-				snprintf(left, sizeof(left), "--%s%s", o->name, value);
-			fprintf(out, "   %-28s %s\n", left, o->help);
-		}
+	if (opts == NULL || opts->name == NULL)
+		return;
+	for (o = opts; o->name; o++) {
+		option_left(o, left, sizeof(left));
+		if ((int)strlen(left) > width)
+			width = (int)strlen(left);
+	}
+	fprintf(out, "\nOPTIONS:\n");
+	for (o = opts; o->name; o++) {
+		option_left(o, left, sizeof(left));
+		fprintf(out, "   %-*s  %s\n", width, left, o->help);
 	}
 }

@@ -79,7 +79,7 @@ static int parse_bool(const char *value, bool *out)
 static int set_opt(struct kc_opt *o, const char *name, const char *value, char *msg, size_t len)
 {
 	char *end;
-	long n;
+	long long n;
 
 	switch (o->kind) {
 	case KC_OPT_FLAG:
@@ -107,20 +107,24 @@ static int set_opt(struct kc_opt *o, const char *name, const char *value, char *
 		return 0;
 	}
 	case KC_OPT_INT:
+	case KC_OPT_INT64:
 		/* strconv.ParseInt(value, 0, ...): 0x10 and 010 as Go reads them,
 		 * no leading blanks. */
 		errno = 0;
-		n = strtol(value, &end, 0);
+		n = strtoll(value, &end, 0);
 		if (*value == '\0' || isspace((unsigned char)*value) || *end != '\0') {
 			snprintf(msg, len, "invalid value \"%s\" for flag -%s: parse error", value, name);
 			return -1;
 		}
-		if (errno == ERANGE || n < INT_MIN || n > INT_MAX) {
+		if (errno == ERANGE || (o->kind == KC_OPT_INT && (n < INT_MIN || n > INT_MAX))) {
 			snprintf(msg, len, "invalid value \"%s\" for flag -%s: value out of range", value,
 				 name);
 			return -1;
 		}
-		*(int *)o->target = (int)n;
+		if (o->kind == KC_OPT_INT64)
+			*(int64_t *)o->target = n;
+		else
+			*(int *)o->target = (int)n;
 		return 0;
 	}
 	return -1;

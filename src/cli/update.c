@@ -23,12 +23,13 @@
 
 struct update_flags {
 	const char *resources;
-	const char *blkio_weight;
+	/* integer flags, as runc's: a value that is no integer is a usage
+	 * error, before the container is looked up; 0 is "left out" */
+	int64_t blkio_weight, pids_limit;
 	const char *cpu_period, *cpu_quota, *cpu_share, *cpu_rt_period, *cpu_rt_runtime;
 	const char *cpuset_cpus, *cpuset_mems;
 	const char *memory, *memory_reservation, *memory_swap;
 	const char *kernel_memory, *kernel_memory_tcp;
-	const char *pids_limit;
 	const char *l3_cache_schema, *mem_bw_schema;
 };
 
@@ -106,14 +107,11 @@ static int resources_from_flags(const struct update_flags *f, struct oci_resourc
 	if (f->mem_bw_schema && *f->mem_bw_schema)
 		return kc_error_set(err, 0, "Intel RDT/MBA: memory bandwidth schema is not enabled (--mem-bw-schema: kcrun has no Intel RDT support)");
 	if (f->blkio_weight) {
-		uint64_t weight;
-
-		if (parse_u64("--blkio-weight", f->blkio_weight, &weight, err) < 0)
-			return -1;
-		if (weight != 0 && (weight < 10 || weight > 1000))
-			return kc_error_set(err, 0, "invalid value for --blkio-weight: %" PRIu64 " is not in 10..1000", weight);
-		r->block_io->has_weight = weight != 0;
-		r->block_io->weight = (uint16_t)weight;
+		if (f->blkio_weight < 10 || f->blkio_weight > 1000)
+			return kc_error_set(err, 0, "invalid value for --blkio-weight: %" PRId64 " is not in 10..1000",
+					    f->blkio_weight);
+		r->block_io->has_weight = true;
+		r->block_io->weight = (uint16_t)f->blkio_weight;
 	}
 	if (f->cpu_share && parse_u64("--cpu-share", f->cpu_share, &cpu->shares, err) < 0)
 		return -1;
@@ -157,8 +155,7 @@ static int resources_from_flags(const struct update_flags *f, struct oci_resourc
 	memory->has_limit = memory->limit != 0;
 	memory->has_swap = memory->swap != 0;
 	memory->has_reservation = memory->reservation != 0;
-	if (f->pids_limit && parse_i64("--pids-limit", f->pids_limit, &r->pids->limit, err) < 0)
-		return -1;
+	r->pids->limit = f->pids_limit;
 	r->pids->has_limit = r->pids->limit != 0;
 
 	/* memory.swap.max = swap - memory: checked here, before any write. */
@@ -194,7 +191,7 @@ int kc_cmd_update(struct kc_global *g, int argc, char **argv)
 	struct kc_opt opts[] = {
 		{"resources", 'r', KC_OPT_STRING, &f.resources,
 		 "path to a file containing the resources to update or '-' to read from the standard input"},
-		{"blkio-weight", 0, KC_OPT_STRING, &f.blkio_weight,
+		{"blkio-weight", 0, KC_OPT_INT64, &f.blkio_weight,
 		 "Specifies per cgroup weight, range is from 10 to 1000 (default: 0)"},
 		{"cpu-period", 0, KC_OPT_STRING, &f.cpu_period,
 		 "CPU CFS period to be used for hardcapping (in usecs). 0 to use system default"},
@@ -212,7 +209,7 @@ int kc_cmd_update(struct kc_global *g, int argc, char **argv)
 		{"memory", 0, KC_OPT_STRING, &f.memory, "Memory limit (in bytes)"},
 		{"memory-reservation", 0, KC_OPT_STRING, &f.memory_reservation, "Memory reservation or soft_limit (in bytes)"},
 		{"memory-swap", 0, KC_OPT_STRING, &f.memory_swap, "Total memory usage (memory + swap); set '-1' to enable unlimited swap"},
-		{"pids-limit", 0, KC_OPT_STRING, &f.pids_limit, "Maximum number of pids allowed in the container (default: 0)"},
+		{"pids-limit", 0, KC_OPT_INT64, &f.pids_limit, "Maximum number of pids allowed in the container (default: 0)"},
 		{"l3-cache-schema", 0, KC_OPT_STRING, &f.l3_cache_schema,
 		 "The string of Intel RDT/CAT L3 cache schema (refused: no Intel RDT support)"},
 		{"mem-bw-schema", 0, KC_OPT_STRING, &f.mem_bw_schema,

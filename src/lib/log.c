@@ -67,10 +67,18 @@ static void write_log_line(const char *level, const char *msg)
 	write_log_line_to(log_path, log_json, level, msg);
 }
 
+/* With --log, the line goes to the file and stderr gets the plain message;
+ * without, --log-format json makes the stderr line the JSON object (as runc
+ * and crun print it: what reads a runtime's stderr as JSON gets one). */
 void kc_log_error(const char *msg)
 {
 	if (log_path)
 		write_log_line("error", msg);
+	if (log_json && !log_path) {
+		fflush(stderr);
+		write_log_line_to(NULL, true, "error", msg);
+		return;
+	}
 	fprintf(stderr, "kcrun: %s\n", msg);
 }
 

@@ -5,6 +5,7 @@
 # any host: RUNTIME=src/kcrun bats tests/bats/cli.bats
 
 load helpers
+bats_require_minimum_version 1.5.0
 
 setup() {
 	command -v "$RUNTIME" >/dev/null || skip "$RUNTIME not installed"
@@ -108,3 +109,91 @@ teardown() {
 	echo "$output" | jq -e '.linux.namespaces | index("pid")'
 }
 
+
+@test "--version prints the commit the binary was built from, not the version again" {
+	is_kcrun || skip "kcrun only"
+	run "$RUNTIME" --version
+	[ "$status" -eq 0 ]
+	version=$(echo "$output" | sed -n 's/^kcrun version //p')
+	commit=$(echo "$output" | sed -n 's/^commit: //p')
+	[ -n "$version" ]
+	[ -n "$commit" ]
+	[ "$commit" != "$version" ]
+	# git describe --always --dirty, or "unknown" outside a git tree
+	[[ "$commit" =~ ^(unknown|[0-9A-Za-z._-]*[0-9a-f]{7,}(-dirty)?)$ ]]
+}
+
+@test "--cgroup-manager: an unknown manager is refused, whatever the command" {
+	is_kcrun || skip "kcrun only"
+	run "$RUNTIME" --root "$ROOT" --cgroup-manager=bogus list
+	[ "$status" -eq 1 ]
+	[ "$output" = "kcrun: unknown cgroup manager specified: bogus (cgroupfs, systemd or disabled)" ]
+	run "$RUNTIME" --root "$ROOT" --cgroup-manager bogus state x
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"unknown cgroup manager specified: bogus"* ]]
+	run "$RUNTIME" --root "$ROOT" --cgroup-manager cgroupfs list -q
+	[ "$status" -eq 0 ]
+	run "$RUNTIME" --root "$ROOT" --cgroup-manager disabled list -q
+	[ "$status" -eq 0 ]
+	# systemd is a manager kcrun knows and has no driver for: create says so
+	run "$RUNTIME" --root "$ROOT" --cgroup-manager systemd create --bundle "$BUNDLE" x
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"systemd cgroup management is not supported"* ]]
+}
+
+@test "update: a value --pids-limit or --blkio-weight cannot take is a usage error, before the container" {
+	# runc: both are integer flags, parsed with the command line
+	run rt update --pids-limit x nosuch
+	[ "$status" -eq 1 ]
+	[[ "$output" == *'invalid value "x" for flag -pids-limit: parse error'* ]]
+	[[ "$output" != *"does not exist"* ]]
+	run rt update --blkio-weight x nosuch
+	[ "$status" -eq 1 ]
+	[[ "$output" == *'invalid value "x" for flag -blkio-weight: parse error'* ]]
+	# the string flags are read after the container is found, as runc does
+	run rt update --memory x nosuch
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"container does not exist"* ]]
+}
+
+@test "help checkpoint lists checkpoint's flags, help restore restore's" {
+	run "$RUNTIME" help checkpoint
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"--leave-running"* ]]
+	[[ "$output" == *"--image-path"* ]]
+	for f in --bundle --detach --pid-file --console-socket --no-pivot; do
+		[[ "$output" != *"$f"* ]]
+	done
+	run "$RUNTIME" help restore
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"--bundle"* ]]
+	[[ "$output" == *"--detach"* ]]
+	[[ "$output" != *"--leave-running"* ]]
+	[[ "$output" != *"--pre-dump"* ]]
+}
+
+@test "help: every command's OPTIONS start their descriptions in one column" {
+	is_kcrun || skip "kcrun only (runc's update help breaks its own column)"
+	for cmd in $("$RUNTIME" --help | sed -n '/^COMMANDS:/,/^$/p' | awk 'NR > 1 && NF { print $1 }' | tr -d ,); do
+		[ "$cmd" = help ] && continue
+		# the column where each option's description starts
+		columns=$("$RUNTIME" help "$cmd" | sed -n '/^OPTIONS:/,$p' | grep '^   -' |
+			awk '{ match($0, /^   -[^ ]*( value)?(, -[^ ]*( value)?)? +/); print RLENGTH }' | sort -u)
+		echo "$cmd: $columns"
+		[ "$(echo "$columns" | wc -l)" -le 1 ]
+	done
+}
+
+@test "--log-format json without --log: the error on stderr is one JSON object" {
+	run --separate-stderr rt --log-format json state nosuch
+	[ "$status" -eq 1 ]
+	echo "$stderr"
+	[ "$(echo "$stderr" | wc -l)" -eq 1 ]
+	echo "$stderr" | jq -e '.level == "error" and .msg == "container does not exist" and (.time | type == "string")'
+	# text, the default: the plain line
+	run --separate-stderr rt state nosuch
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"container does not exist"* ]]
+	run jq -e . <<<"$stderr"
+	[ "$status" -ne 0 ]
+}

@@ -8,7 +8,7 @@
  * and says by how much. */
 #include "tap.h"
 
-#define KC_UNIT_PLAN 591
+#define KC_UNIT_PLAN 594
 
 int tap_count, tap_failed;
 

@@ -219,6 +219,37 @@ static void test_int(void)
 	       "cli: an int that does not fit is out of range, not truncated");
 }
 
+/* KC_OPT_INT64 (update's --pids-limit): Go's 64-bit int, a usage error
+ * for anything else. */
+static void test_int64(void)
+{
+	int64_t limit = 0;
+	struct kc_opt opts[] = {
+		{"pids-limit", 0, KC_OPT_INT64, &limit, "pids"},
+		{NULL, 0, 0, NULL, NULL},
+	};
+	char *ok_argv[] = {"kcrun", "--pids-limit", "8589934592", "c1", NULL};
+	char *bad_argv[] = {"kcrun", "--pids-limit", "x", "c1", NULL};
+	char *huge_argv[] = {"kcrun", "--pids-limit=99999999999999999999", "c1", NULL};
+	int first, rc;
+
+	capture_begin();
+	rc = kc_cli_parse_opts(NULL, opts, 4, ok_argv, &first);
+	capture_end(&out_, &err_);
+	TAP_OK(rc == 0 && limit == 8589934592LL && first == 3,
+	       "cli: an int64 flag takes a value beyond 32 bits");
+	capture_begin();
+	rc = kc_cli_parse_opts(NULL, opts, 4, bad_argv, &first);
+	capture_end(&out_, &err_);
+	TAP_OK(rc == -1 && strstr(err_, "invalid value \"x\" for flag -pids-limit: parse error"),
+	       "cli: an int64 flag that is no number: runc's invalid value message");
+	capture_begin();
+	rc = kc_cli_parse_opts(NULL, opts, 3, huge_argv, &first);
+	capture_end(&out_, &err_);
+	TAP_OK(rc == -1 && strstr(err_, "value out of range"),
+	       "cli: an int64 flag beyond 64 bits is out of range");
+}
+
 static void test_errors(void)
 {
 	int first, rc;
@@ -348,6 +379,7 @@ void test_cli(void)
 	test_value_forms();
 	test_flags();
 	test_int();
+	test_int64();
 	test_errors();
 	test_order();
 	test_help();
