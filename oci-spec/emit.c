@@ -105,11 +105,20 @@ static const char *const feature_namespaces[] = {
 	"cgroup", "ipc", "mount", "network", "pid", "user", "uts",
 };
 
-static const char *const feature_seccomp_flags[] = {
+/* knownFlags: every linux.seccomp.flags name kcrun recognises;
+ * supportedFlags: the ones it applies.  WAIT_KILLABLE_RECV is recognised
+ * and refused (libseccomp 2.5 cannot set it, and it only matters to
+ * SCMP_ACT_NOTIFY, which kcrun refuses too). */
+static const char *const feature_seccomp_known_flags[] = {
 	"SECCOMP_FILTER_FLAG_LOG",
 	"SECCOMP_FILTER_FLAG_SPEC_ALLOW",
 	"SECCOMP_FILTER_FLAG_TSYNC",
 	"SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV",
+};
+static const char *const feature_seccomp_supported_flags[] = {
+	"SECCOMP_FILTER_FLAG_LOG",
+	"SECCOMP_FILTER_FLAG_SPEC_ALLOW",
+	"SECCOMP_FILTER_FLAG_TSYNC",
 };
 
 static void gen_enabled(struct gen *gen, const char *key, bool enabled)
@@ -121,24 +130,32 @@ static void gen_enabled(struct gen *gen, const char *key, bool enabled)
 	oci_gen_map_close(gen);
 }
 
-/* Sorted names of an enum table, as runc lists actions and operators. */
+/* Sorted names of an enum table, as runc lists actions and operators;
+ * a NULL name is left out. */
 static void gen_sorted_names(struct gen *gen, const char *key, const char *(*name)(int), int count)
 {
 	const char *names[16];
-	int i, j;
+	int i, j, n = 0;
 
-	for (i = 0; i < count && i < 16; i++) {
-		const char *n = name(i);
+	for (i = 0; i < count && n < 16; i++) {
+		const char *s = name(i);
 
-		for (j = i; j > 0 && strcmp(names[j - 1], n) > 0; j--)
+		if (s == NULL)
+			continue;
+		for (j = n; j > 0 && strcmp(names[j - 1], s) > 0; j--)
 			names[j] = names[j - 1];
-		names[j] = n;
+		names[j] = s;
+		n++;
 	}
-	oci_gen_key_strv(gen, key, names, (size_t)i);
+	oci_gen_key_strv(gen, key, names, (size_t)n);
 }
 
+/* Every action but SCMP_ACT_NOTIFY, which kcrun refuses (no seccomp
+ * notify: src/lib/seccomp.c). */
 static const char *action_name(int i)
 {
+	if (i == OCI_SECCOMP_ACT_NOTIFY)
+		return NULL;
 	return oci_seccomp_action_name((enum oci_seccomp_action)i);
 }
 
@@ -203,13 +220,17 @@ int oci_features_to_json_annotated(const struct oci_map *extra, char **out)
 		if (oci_seccomp_archs[i].feature)
 			names[n++] = oci_seccomp_archs[i].name;
 	oci_gen_key_strv(&gen, "archs", names, n);
-	oci_gen_key_strv(&gen, "knownFlags", feature_seccomp_flags,
-			 N_ELEMENTS(feature_seccomp_flags));
-	oci_gen_key_strv(&gen, "supportedFlags", feature_seccomp_flags,
-			 N_ELEMENTS(feature_seccomp_flags));
+	oci_gen_key_strv(&gen, "knownFlags", feature_seccomp_known_flags,
+			 N_ELEMENTS(feature_seccomp_known_flags));
+	oci_gen_key_strv(&gen, "supportedFlags", feature_seccomp_supported_flags,
+			 N_ELEMENTS(feature_seccomp_supported_flags));
 	oci_gen_map_close(&gen);
-	gen_enabled(&gen, "apparmor", false);
-	gen_enabled(&gen, "selinux", false);
+	/* process.apparmorProfile and process.selinuxLabel are applied
+	 * (src/lib/procattrs.c); the spec asks whether the runtime supports
+	 * them, whatever the host has */
+	gen_enabled(&gen, "apparmor", true);
+	gen_enabled(&gen, "selinux", true);
+	/* linux.intelRdt and idmapped mounts are refused (src/lib/unsupported.c) */
 	gen_enabled(&gen, "intelRdt", false);
 	oci_gen_key(&gen, "mountExtensions");
 	oci_gen_map_open(&gen);

@@ -206,9 +206,12 @@ enum oci_mount_option_kind {
 	OCI_MOUNT_OPT_IGNORED,     /* means nothing to a mount made with the new mount API */
 	OCI_MOUNT_OPT_BIND,        /* bind; rbind (recursive) */
 	OCI_MOUNT_OPT_ATTR,        /* sets (or, clear, clears) the MOUNT_ATTR_* value;
-				    * rro (recursive) only sets it */
-	OCI_MOUNT_OPT_ATIME,       /* value is the MOUNT_ATTR__ATIME mode */
+				    * recursive (rro, rnosuid, rdev...): on every
+				    * mount of the tree, not only the top one */
+	OCI_MOUNT_OPT_ATIME,       /* value is the MOUNT_ATTR__ATIME mode (recursive:
+				    * ratime, rnoatime...) */
 	OCI_MOUNT_OPT_PROPAGATION, /* value is MS_PRIVATE, MS_SHARED, MS_SLAVE or MS_UNBINDABLE */
+	OCI_MOUNT_OPT_IDMAP,       /* idmap, ridmap (recursive): an idmapped mount */
 };
 struct oci_mount_option {
 	const char *name;

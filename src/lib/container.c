@@ -38,6 +38,7 @@
 #include "seccomp.h"
 #include "state.h"
 #include "terminal.h"
+#include "unsupported.h"
 #include "userns.h"
 #include "oci-spec/spec.h"
 
@@ -276,6 +277,8 @@ static int load_config(struct create_ctx *c, kc_error_t *err)
 		free(msg);
 		return -1;
 	}
+	if (kc_refuse_unsupported(c->spec, err) < 0)
+		return -1;
 	if (c->spec->root == NULL || c->spec->root->path == NULL)
 		return kc_error_set(err, 0, "root.path: required");
 	if (c->spec->root->path[0] == '/')

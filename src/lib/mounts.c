@@ -24,6 +24,7 @@
 #include "fd_child.h"
 #include "kcontainer.h"
 #include "log.h"
+#include "mount_opts.h"
 #include "procfs.h"
 
 #include "cleanup.h"
@@ -87,87 +88,6 @@ int kc_touch_at(int cfd, const char *path, kc_error_t *err)
 	return 0;
 }
 
-/* What the options of one mounts[] entry say. */
-struct mount_opts {
-	bool bind, recursive;
-	/* attr_set/attr_clr apply to the top mount only (runc 1.1: rbind,ro
-	 * leaves submounts as they are); attr_rset to every mount of a
-	 * recursive bind as well (rro) */
-	uint64_t attr_set, attr_clr, attr_rset;
-	uint64_t propagation;
-	bool rec_propagation;
-	/* filesystem options for fsconfig, "key" or "key=value" */
-	const char **data;
-	size_t data_len;
-};
-
-static int parse_mount_options(const struct oci_mount *m, struct mount_opts *o, kc_error_t *err)
-{
-	size_t i;
-
-	memset(o, 0, sizeof(*o));
-	o->data = calloc(m->options_len + 1, sizeof(char *));
-	if (o->data == NULL)
-		return kc_error_set(err, ENOMEM, "mount options");
-	if (m->type && strcmp(m->type, "bind") == 0)
-		o->bind = true;
-	for (i = 0; i < m->options_len; i++) {
-		const struct oci_mount_option *opt = oci_mount_option_find(m->options[i]);
-
-		switch (opt ? opt->kind : OCI_MOUNT_OPT_DATA) {
-		case OCI_MOUNT_OPT_BIND:
-			o->bind = true;
-			o->recursive |= opt->recursive;
-			break;
-		case OCI_MOUNT_OPT_ATTR:
-			if (opt->clear) {
-				o->attr_set &= ~opt->value;
-				o->attr_clr |= opt->value;
-			} else if (opt->recursive) {
-				o->attr_set |= opt->value; /* rro */
-				o->attr_rset |= opt->value;
-			} else {
-				o->attr_set |= opt->value;
-				o->attr_clr &= ~opt->value;
-			}
-			break;
-		case OCI_MOUNT_OPT_ATIME:
-			o->attr_set = (o->attr_set & ~(uint64_t)MOUNT_ATTR__ATIME) | opt->value;
-			o->attr_clr |= MOUNT_ATTR__ATIME;
-			break;
-		case OCI_MOUNT_OPT_PROPAGATION:
-			o->propagation = opt->value;
-			o->rec_propagation = opt->recursive;
-			break;
-		case OCI_MOUNT_OPT_IGNORED:
-			break;
-		case OCI_MOUNT_OPT_DATA:
-			o->data[o->data_len++] = m->options[i];
-			break;
-		}
-	}
-	return 0;
-}
-
-static void free_mount_opts(struct mount_opts *o)
-{
-	free(o->data);
-	o->data = NULL;
-}
-
-static int set_attrs(int mfd, const char *what, uint64_t set, uint64_t clr, bool recursive,
-		     kc_error_t *err)
-{
-	struct kc_mount_attr attr = {.attr_set = set, .attr_clr = clr};
-
-	if (set == 0 && clr == 0)
-		return 0;
-	if (kc_mount_setattr(mfd, "", AT_EMPTY_PATH | (recursive ? AT_RECURSIVE : 0), &attr,
-			     sizeof(attr)) < 0)
-		return kc_error_set(err, errno, "mount_setattr `%s`", what);
-	return 0;
-}
-
 /* Propagation of a detached tree (an open_tree() clone or an fsmount()),
  * set before it is attached: mount_setattr() changes only mounts of the
  * caller's namespace or of an anonymous one. */
@@ -190,7 +110,7 @@ static int set_propagation(int mfd, const char *what, uint64_t propagation, bool
  * container's do not leak out), and a propagation option applies on top of
  * that -- unless the root itself is shared, as runc then keeps the peers. */
 static int set_bind_propagation(const struct kc_mount_ctx *ctx, int mfd, const char *what,
-				const struct mount_opts *o, kc_error_t *err)
+				const struct kc_mount_opts *o, kc_error_t *err)
 {
 	if (!ctx->rootfs_shared && set_propagation(mfd, what, MS_SLAVE, o->recursive, err) < 0)
 		return -1;
@@ -271,7 +191,7 @@ static char *source_path(const struct kc_mount_ctx *ctx, const char *source)
 }
 
 static int bind_mount(struct kc_mount_ctx *ctx, const struct oci_mount *m,
-		      const struct mount_opts *o, kc_error_t *err)
+		      const struct kc_mount_opts *o, kc_error_t *err)
 {
 	cleanup_close int mfd = -1;
 	char *src = source_path(ctx, m->source);
@@ -293,8 +213,7 @@ static int bind_mount(struct kc_mount_ctx *ctx, const struct oci_mount *m,
 		kc_error_set(err, errno, "open_tree `%s`", src);
 		goto out;
 	}
-	if ((o->recursive && set_attrs(mfd, src, o->attr_rset, 0, true, err) < 0) ||
-	    set_attrs(mfd, src, o->attr_set, o->attr_clr, false, err) < 0 ||
+	if (kc_mount_opts_apply(mfd, src, o, err) < 0 ||
 	    set_bind_propagation(ctx, mfd, src, o, err) < 0)
 		goto out;
 	if (attach(mfd, ctx->cfd, m->destination, err) < 0)
@@ -311,7 +230,7 @@ out:
  * a cgroup2 superblock is refused (kcrun's cgroup namespace is the host's):
  * the host's hierarchy is bound instead, as runc does on EPERM. */
 static int cgroup_mount(struct kc_mount_ctx *ctx, const struct oci_mount *m,
-			const struct mount_opts *o, kc_error_t *err)
+			const struct kc_mount_opts *o, kc_error_t *err)
 {
 	cleanup_close int mfd = -1;
 	char path[4096];
@@ -331,7 +250,7 @@ static int cgroup_mount(struct kc_mount_ctx *ctx, const struct oci_mount *m,
 			   OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | (whole ? AT_RECURSIVE : 0));
 	if (mfd < 0)
 		return kc_error_set(err, errno, "open_tree `%s`", path);
-	if (set_attrs(mfd, path, o->attr_set, o->attr_clr, false, err) < 0)
+	if (kc_mount_opts_apply(mfd, path, o, err) < 0)
 		return -1;
 	return attach(mfd, ctx->cfd, m->destination, err);
 }
@@ -382,7 +301,7 @@ static int fsopen_sysfs_from_own_netns(void)
  * the host's /sys is bound, recursively, with the mount's flags on every
  * mount of it (runc's and crun's fallback on EPERM). */
 static int bind_host_sysfs(struct kc_mount_ctx *ctx, const struct oci_mount *m,
-			   const struct mount_opts *o, kc_error_t *err)
+			   const struct kc_mount_opts *o, kc_error_t *err)
 {
 	cleanup_close int mfd = -1;
 
@@ -391,7 +310,7 @@ static int bind_host_sysfs(struct kc_mount_ctx *ctx, const struct oci_mount *m,
 	mfd = kc_open_tree(AT_FDCWD, "/sys", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
 	if (mfd < 0)
 		return kc_error_set(err, errno, "open_tree `/sys`");
-	if (set_attrs(mfd, "/sys", o->attr_set, 0, true, err) < 0 ||
+	if (kc_mount_set_attrs(mfd, "/sys", o->attr_set, 0, true, err) < 0 ||
 	    set_propagation(mfd, m->destination, o->propagation, true, err) < 0)
 		return -1;
 	return attach(mfd, ctx->cfd, m->destination, err);
@@ -403,7 +322,7 @@ static bool is_dev(const char *destination)
 }
 
 static int fs_mount(struct kc_mount_ctx *ctx, const struct oci_mount *m,
-		    const struct mount_opts *o, kc_error_t *err)
+		    const struct kc_mount_opts *o, kc_error_t *err)
 {
 	cleanup_close int fsfd = -1;
 	cleanup_close int mfd = -1;
@@ -474,7 +393,7 @@ static int fs_mount(struct kc_mount_ctx *ctx, const struct oci_mount *m,
 
 /* No mount over or inside the container's /proc but procfs (procfs.h). */
 static int check_proc_destination(struct kc_mount_ctx *ctx, size_t index,
-				  const struct oci_mount *m, const struct mount_opts *o,
+				  const struct oci_mount *m, const struct kc_mount_opts *o,
 				  kc_error_t *err)
 {
 	cleanup_close int dest_fd = openat(ctx->cfd, kc_rel_path(m->destination),
@@ -499,13 +418,13 @@ int kc_mounts_setup(struct kc_mount_ctx *ctx, const struct oci_spec *spec, kc_er
 
 	for (i = 0; i < spec->mounts_len; i++) {
 		const struct oci_mount *m = &spec->mounts[i];
-		struct mount_opts o;
+		struct kc_mount_opts o;
 		int ret;
 
-		if (parse_mount_options(m, &o, err) < 0)
+		if (kc_mount_opts_parse(m, i, &o, err) < 0)
 			return -1;
 		if (check_proc_destination(ctx, i, m, &o, err) < 0) {
-			free_mount_opts(&o);
+			kc_mount_opts_release(&o);
 			return -1;
 		}
 		if (o.bind)
@@ -514,7 +433,7 @@ int kc_mounts_setup(struct kc_mount_ctx *ctx, const struct oci_spec *spec, kc_er
 			ret = fs_mount(ctx, m, &o, err);
 		if (ret == 0 && !o.bind && strcmp(kc_rel_path(m->destination), "dev") == 0)
 			ctx->dev_is_tmpfs = true;
-		free_mount_opts(&o);
+		kc_mount_opts_release(&o);
 		if (ret < 0)
 			return kc_error_wrap(err, "mounts[%zu]", i);
 	}
@@ -574,7 +493,7 @@ static int readonly_path(struct kc_mount_ctx *ctx, const char *path, kc_error_t 
 		}
 		return kc_error_set(err, errno, "readonlyPaths: open_tree `%s`", path);
 	}
-	if (set_attrs(mfd, path, MOUNT_ATTR_RDONLY, 0, true, err) < 0)
+	if (kc_mount_set_attrs(mfd, path, MOUNT_ATTR_RDONLY, 0, true, err) < 0)
 		return kc_error_wrap(err, "readonlyPaths");
 	if (attach(mfd, ctx->cfd, path, err) < 0)
 		return kc_error_wrap(err, "readonlyPaths");
@@ -647,15 +566,15 @@ int kc_mounts_remount_dev_readonly(const struct oci_spec *spec, kc_error_t *err)
 	size_t i;
 
 	for (i = 0; i < spec->mounts_len; i++) {
-		struct mount_opts o;
+		struct kc_mount_opts o;
 
 		if (!is_dev(spec->mounts[i].destination))
 			continue;
-		if (parse_mount_options(&spec->mounts[i], &o, err) < 0)
+		if (kc_mount_opts_parse(&spec->mounts[i], i, &o, err) < 0)
 			return -1;
 		/* the last mount on /dev is the one the container sees */
 		readonly = !o.bind && (o.attr_set & MOUNT_ATTR_RDONLY);
-		free_mount_opts(&o);
+		kc_mount_opts_release(&o);
 	}
 	if (readonly && remount_readonly("/dev") < 0)
 		return kc_error_set(err, errno, "mounts: remount /dev read-only");

@@ -109,6 +109,27 @@ teardown() {
 	echo "$output" | jq -e '.linux.namespaces | index("pid")'
 }
 
+@test "features: no seccomp action or flag kcrun refuses; apparmor and selinux on, intelRdt and idmap off" {
+	is_kcrun || skip "kcrun only (what kcrun applies and refuses)"
+	run rt features
+	[ "$status" -eq 0 ]
+	# SCMP_ACT_NOTIFY and WAIT_KILLABLE_RECV are refused (no seccomp notify);
+	# every other action of the spec is listed
+	[ "$(echo "$output" | jq -c '.linux.seccomp.actions')" = \
+		'["SCMP_ACT_ALLOW","SCMP_ACT_ERRNO","SCMP_ACT_KILL","SCMP_ACT_KILL_PROCESS","SCMP_ACT_KILL_THREAD","SCMP_ACT_LOG","SCMP_ACT_TRACE","SCMP_ACT_TRAP"]' ]
+	[ "$(echo "$output" | jq -c '.linux.seccomp.supportedFlags')" = \
+		'["SECCOMP_FILTER_FLAG_LOG","SECCOMP_FILTER_FLAG_SPEC_ALLOW","SECCOMP_FILTER_FLAG_TSYNC"]' ]
+	# known (recognised, refused with its JSON path), not supported
+	[ "$(echo "$output" | jq '.linux.seccomp.knownFlags | index("SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV") != null')" = true ]
+	# process.apparmorProfile and selinuxLabel are applied (procattrs.c)
+	[ "$(echo "$output" | jq -c '[.linux.apparmor.enabled, .linux.selinux.enabled]')" = '[true,true]' ]
+	# linux.intelRdt, mounts[].uidMappings/gidMappings, idmap, ridmap: refused
+	[ "$(echo "$output" | jq -c '[.linux.intelRdt.enabled, .linux.mountExtensions.idmap.enabled]')" = '[false,false]' ]
+	[ "$(echo "$output" | jq -c '[.mountOptions[] | select(. == "idmap" or . == "ridmap")]')" = '[]' ]
+	# the recursive options are applied (mount_setattr AT_RECURSIVE)
+	[ "$(echo "$output" | jq -c '[.mountOptions[] | select(. == "rro" or . == "rnosuid" or . == "rnodev" or . == "rnoexec" or . == "rnoatime")]')" = \
+		'["rnoatime","rnodev","rnoexec","rnosuid","rro"]' ]
+}
 
 @test "--version prints the commit the binary was built from, not the version again" {
 	is_kcrun || skip "kcrun only"

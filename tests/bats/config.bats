@@ -16,6 +16,10 @@ teardown() {
 		umount -l "$SHARED_MNT" 2>/dev/null
 		rmdir "$SHARED_MNT"
 	fi
+	if [ -n "${TREE_SRC:-}" ]; then
+		umount -l "$TREE_SRC/sub" 2>/dev/null
+		rm -rf "$TREE_SRC"
+	fi
 	return 0
 }
 
@@ -459,5 +463,141 @@ root_propagation() {
 	run rt create --bundle "$BUNDLE" "$ID"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"/no/such/source"* ]]
+	assert_nothing_left "$ID"
+}
+
+# ---------- `features` against what a config gets ----------
+
+# The recursive mount options the features test checks, each with the flag
+# /proc/self/mountinfo shows for it.
+RECURSIVE_FLAGS="rro=ro rnosuid=nosuid rnodev=nodev rnoexec=noexec rnoatime=noatime rnodiratime=nodiratime rnosymfollow=nosymfollow"
+
+@test "features: each recursive mount option it lists reaches the submount of an rbind and a tmpfs" {
+	features=$(rt features)
+	# TREE_SRC: a directory with a tmpfs below it (none of the flags on it)
+	TREE_SRC=$(mktemp -d)
+	mkdir "$TREE_SRC/sub"
+	mount -t tmpfs tmpfs "$TREE_SRC/sub"
+	filter='.mounts += [{"destination": "/r-none", "type": "bind", "source": $h, "options": ["rbind"]}]'
+	listed=""
+	for pair in $RECURSIVE_FLAGS; do
+		opt=${pair%%=*}
+		if [ "$(echo "$features" | jq --arg o "$opt" '.mountOptions | index($o) != null')" = true ]; then
+			listed="$listed $pair"
+			filter="$filter | .mounts += [{\"destination\": \"/r-$opt\", \"type\": \"bind\", \"source\": \$h, \"options\": [\"rbind\", \"$opt\"]}]"
+		fi
+	done
+	# kcrun applies all of them; runc 1.1 too
+	[ "$(echo $listed | wc -w)" -eq 7 ]
+	# and on a new filesystem (a tmpfs has no submounts: its own flags)
+	filter="$filter"' | .mounts += [{"destination": "/r-tmpfs", "type": "tmpfs", "source": "tmpfs", "options": ["rnosuid", "rnodev", "rro"]}]'
+	update_config --arg h "$TREE_SRC" "$filter"
+	run_in_container awk '$5 ~ /^\/r-/ { print $5, $6 }' /proc/self/mountinfo
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# the control: the rbind without options keeps the submount as it is
+	none=$(echo "$output" | awk '$1 == "/r-none/sub" { print "," $2 "," }')
+	[ -n "$none" ]
+	for pair in $RECURSIVE_FLAGS; do
+		[[ "$none" != *",${pair#*=},"* ]]
+	done
+	for pair in $listed; do
+		opt=${pair%%=*}
+		flags=$(echo "$output" | awk -v m="/r-$opt/sub" '$1 == m { print "," $2 "," }')
+		echo "$opt: $flags"
+		[[ "$flags" == *",${pair#*=},"* ]]
+	done
+	flags=$(echo "$output" | awk '$1 == "/r-tmpfs" { print "," $2 "," }')
+	[[ "$flags" == *",ro,"* ]]
+	[[ "$flags" == *",nosuid,"* ]]
+	[[ "$flags" == *",nodev,"* ]]
+}
+
+@test "features: every seccomp action and flag it lists is loaded; one it does not list is refused with its JSON path" {
+	is_kcrun || skip "kcrun only: runc lists SCMP_ACT_NOTIFY, which needs a listener"
+	features=$(rt features)
+	actions=$(echo "$features" | jq -c '.linux.seccomp.actions')
+	flags=$(echo "$features" | jq -c '.linux.seccomp.supportedFlags')
+	[ "$(echo "$actions" | jq length)" -ge 7 ]
+	[ "$(echo "$flags" | jq length)" -ge 1 ]
+	# one rule per listed action, each on a syscall the process never
+	# makes, and every supported flag
+	update_config --argjson a "$actions" --argjson f "$flags" '.linux.seccomp = {
+		"defaultAction": "SCMP_ACT_ALLOW", "flags": $f,
+		"syscalls": [range($a | length) as $i | {"names": [["acct", "swapon", "swapoff",
+			"kexec_load", "init_module", "delete_module", "settimeofday", "syslog",
+			"quotactl"][$i]], "action": $a[$i]}]}'
+	# the filter is loaded: seccomp mode 2
+	run_in_container awk '/^Seccomp:/ { print $2 }' /proc/self/status
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = 2 ]
+	# every action of the spec that is not listed is refused, not ignored
+	unlisted=0
+	for a in SCMP_ACT_KILL SCMP_ACT_KILL_PROCESS SCMP_ACT_KILL_THREAD SCMP_ACT_TRAP SCMP_ACT_ERRNO \
+		SCMP_ACT_TRACE SCMP_ACT_ALLOW SCMP_ACT_LOG SCMP_ACT_NOTIFY; do
+		[ "$(echo "$actions" | jq --arg a "$a" 'index($a) != null')" = false ] || continue
+		unlisted=$((unlisted + 1))
+		update_config --arg a "$a" '.linux.seccomp.flags = [] | .linux.seccomp.syscalls = [{"names": ["acct"], "action": $a}]'
+		run rt create --bundle "$BUNDLE" "$ID"
+		echo "$output"
+		[ "$status" -eq 1 ]
+		[[ "$output" == *"linux.seccomp.syscalls[0].action: $a is not supported by kcrun"* ]]
+		assert_nothing_left "$ID"
+	done
+	[ "$unlisted" -ge 1 ]
+	# a flag known but not supported is refused with its path
+	unsupported=$(echo "$features" | jq -r '.linux.seccomp | .knownFlags - .supportedFlags | .[]')
+	[ -n "$unsupported" ]
+	for f in $unsupported; do
+		update_config --arg f "$f" '.linux.seccomp.syscalls = [] | .linux.seccomp.flags = [$f]'
+		run rt create --bundle "$BUNDLE" "$ID"
+		echo "$output"
+		[ "$status" -eq 1 ]
+		[[ "$output" == *"linux.seccomp.flags[0]: $f is not supported"* ]]
+		assert_nothing_left "$ID"
+	done
+}
+
+@test "features: no idmapped mounts listed; mounts[].uidMappings, gidMappings, idmap and ridmap are refused with their JSON path" {
+	is_kcrun || skip "kcrun only: runc 1.1 drops what it does not know"
+	features=$(rt features)
+	[ "$(echo "$features" | jq .linux.mountExtensions.idmap.enabled)" = false ]
+	[ "$(echo "$features" | jq -c '[.mountOptions[] | select(. == "idmap" or . == "ridmap")]')" = '[]' ]
+	TREE_SRC=$(mktemp -d)
+	n=$(jq '.mounts | length' "$BUNDLE/config.json")
+	cp "$BUNDLE/config.json" "$BUNDLE/config.orig"
+	for opt in idmap ridmap; do
+		cp "$BUNDLE/config.orig" "$BUNDLE/config.json"
+		update_config --arg h "$TREE_SRC" --arg o "$opt" \
+			'.mounts += [{"destination": "/data", "type": "bind", "source": $h, "options": ["rbind", $o]}]'
+		run rt create --bundle "$BUNDLE" "$ID"
+		echo "$output"
+		[ "$status" -eq 1 ]
+		[[ "$output" == *"mounts[$n].options[1]: \"$opt\": idmapped mounts are not supported by kcrun"* ]]
+		assert_nothing_left "$ID"
+	done
+	for field in uidMappings gidMappings; do
+		cp "$BUNDLE/config.orig" "$BUNDLE/config.json"
+		update_config --arg h "$TREE_SRC" --arg f "$field" \
+			'.mounts += [{"destination": "/data", "type": "bind", "source": $h, "options": ["rbind"],
+				($f): [{"containerID": 0, "hostID": 100000, "size": 65536}]}]'
+		run rt create --bundle "$BUNDLE" "$ID"
+		echo "$output"
+		[ "$status" -eq 1 ]
+		[[ "$output" == *"mounts[$n].$field: idmapped mounts are not supported by kcrun"* ]]
+		assert_nothing_left "$ID"
+	done
+	[ ! -e "$BUNDLE/rootfs/data" ]
+}
+
+@test "features: intelRdt disabled, and linux.intelRdt is refused with its JSON path" {
+	is_kcrun || skip "kcrun only: runc applies linux.intelRdt where resctrl is mounted"
+	[ "$(rt features | jq .linux.intelRdt.enabled)" = false ]
+	update_config '.linux.intelRdt = {"closID": "kcrun-test"}'
+	run rt create --bundle "$BUNDLE" "$ID"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"linux.intelRdt: Intel RDT is not supported by kcrun (no resctrl support)"* ]]
 	assert_nothing_left "$ID"
 }

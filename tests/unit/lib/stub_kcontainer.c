@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 int stub_container_netns_fd = -1;
@@ -46,4 +47,23 @@ int kc_container_socket(int cfd, int domain, int type, int protocol)
 	close(own_netns);
 	errno = saved_errno;
 	return sock;
+}
+
+/* The mount API calls kcontainer.c makes (mount_opts.c's tests use them on
+ * the host kernel, in a forked child's own mount namespace). */
+int kc_move_mount(int from_dfd, const char *from_path, int to_dfd, const char *to_path,
+		  unsigned int flags)
+{
+	return (int)syscall(SYS_move_mount, from_dfd, from_path, to_dfd, to_path, flags);
+}
+
+int kc_open_tree(int dfd, const char *path, unsigned int flags)
+{
+	return (int)syscall(SYS_open_tree, dfd, path, flags);
+}
+
+int kc_mount_setattr(int dfd, const char *path, unsigned int flags, struct kc_mount_attr *attr,
+		     size_t size)
+{
+	return (int)syscall(SYS_mount_setattr, dfd, path, flags, attr, size);
 }

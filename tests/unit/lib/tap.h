@@ -69,6 +69,9 @@ void test_procattrs(void);
 void test_procfs(void);
 void test_pidfile(void);
 void test_keys(void);
+void test_mount_opts(void);
+void test_unsupported(void);
+void test_features(void);
 
 /* capture.c: stdout and stderr into buffers between begin and end (the
  * texts stay valid until the next capture_end). */
