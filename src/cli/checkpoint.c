@@ -1,17 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* kcrun checkpoint / restore: runc's commands, so that scripts and test
- * suites find them (help, each its own flags as runc's), refused: kcrun has no
- * CRIU support. */
+/* kcrun checkpoint / restore: runc's commands, listed so that scripts and
+ * test suites find them (`kcrun help checkpoint` shows runc's flags), and
+ * refused: kcrun has no CRIU support.  Whatever follows the command is
+ * refused too, --help included: podman (containers/common's
+ * CRRuntimeSupportsCheckpointRestore) takes a zero exit of
+ * `RUNTIME checkpoint --help` for checkpoint support, and runc's "flag
+ * needs an argument" from `restore --lsm-mount-context` for pod restore;
+ * crun built without CRIU has no such command at all. */
 #include "cli.h"
 
-/* Parses the command's own flags (help, usage errors as runc's), then
- * refuses. */
-static int refuse(const char *cmd, struct kc_opt *opts, int argc, char **argv)
+/* `kcrun help CMD`: the help text, as runc's; anything else: refused. */
+static int refuse(const struct kc_global *g, const char *cmd, struct kc_opt *opts, int argc,
+		  char **argv)
 {
 	kc_error_t err = NULL;
 	int first;
 
-	if (kc_cli_parse(cmd, opts, argc, argv, &first) < 0)
+	if (g->help_topic && kc_cli_parse(cmd, opts, argc, argv, &first) < 0)
 		return 1;
 	kc_error_set(&err, 0, "%s is not supported by kcrun (no CRIU support)", cmd);
 	return kc_cli_fail(&err);
@@ -47,8 +52,7 @@ int kc_cmd_checkpoint(struct kc_global *g, int argc, char **argv)
 		{NULL, 0, 0, NULL, NULL},
 	};
 
-	(void)g;
-	return refuse("checkpoint", opts, argc, argv);
+	return refuse(g, "checkpoint", opts, argc, argv);
 }
 
 int kc_cmd_restore(struct kc_global *g, int argc, char **argv)
@@ -86,6 +90,5 @@ int kc_cmd_restore(struct kc_global *g, int argc, char **argv)
 		{NULL, 0, 0, NULL, NULL},
 	};
 
-	(void)g;
-	return refuse("restore", opts, argc, argv);
+	return refuse(g, "restore", opts, argc, argv);
 }

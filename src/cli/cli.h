@@ -22,6 +22,9 @@ struct kc_global {
 	const char *cgroup_manager;
 	bool debug;
 	bool systemd_cgroup;
+	/* `kcrun help COMMAND`: the command is called with --help for its
+	 * help text (checkpoint and restore refuse their own --help) */
+	bool help_topic;
 };
 
 /* KC_OPT_INT is Go's int flag as a C int; KC_OPT_INT64 one as an int64_t

@@ -14,7 +14,9 @@
 
 const struct kc_command kc_commands[] = {
 	{"checkpoint", "checkpoint a running container", "[command options] <container-id>",
-	 "Not supported by kcrun (no CRIU): refused with an error.", 1, 1, kc_cmd_checkpoint,
+	 "Not supported by kcrun (no CRIU): refused with an error, --help included (podman\n"
+	 "takes a zero exit of \"checkpoint --help\" for support); \"kcrun help checkpoint\"\n"
+	 "lists runc's flags.", 1, 1, kc_cmd_checkpoint,
 	 false},
 	{"create", "create a container", "[command options] <container-id>",
 	 "The create command creates a kernel container object for a bundle (a directory\n"
@@ -66,7 +68,8 @@ const struct kc_command kc_commands[] = {
 	 1, -1, kc_cmd_ps, true},
 	{"restore", "restore a container from a previous checkpoint",
 	 "[command options] <container-id>",
-	 "Not supported by kcrun (no CRIU): refused with an error.", 1, 1, kc_cmd_restore, false},
+	 "Not supported by kcrun (no CRIU): refused with an error, whatever its flags;\n"
+	 "\"kcrun help restore\" lists runc's flags.", 1, 1, kc_cmd_restore, false},
 	{"resume", "resumes all processes that have been previously paused", "<container-id>",
 	 "Thaws the container's cgroup.", 1, 1, kc_cmd_resume, false},
 	{"run", "create and run a container", "[command options] <container-id>",
@@ -168,6 +171,7 @@ int main(int argc, char **argv)
 				kc_cli_fail(&err);
 				return 3;
 			}
+			g.help_topic = true;
 			return cmd->fn(&g, 2, help_argv);
 		}
 		kc_cli_global_help(stdout);

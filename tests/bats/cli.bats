@@ -131,6 +131,30 @@ teardown() {
 		'["rnoatime","rnodev","rnoexec","rnosuid","rro"]' ]
 }
 
+@test "checkpoint --help and restore fail: podman must not take kcrun for a checkpointing runtime" {
+	is_kcrun || skip "kcrun only (runc checkpoints)"
+	# podman: a zero exit of `RUNTIME checkpoint --help` means checkpoint
+	# support; runc's "flag needs an argument" from `restore
+	# --lsm-mount-context`, pod restore support
+	for args in "checkpoint --help" "checkpoint -h" "checkpoint x"; do
+		run "$RUNTIME" $args
+		[ "$status" -eq 1 ]
+		[ "$output" = "kcrun: checkpoint is not supported by kcrun (no CRIU support)" ]
+	done
+	for args in "restore --help" "restore --lsm-mount-context" "restore x"; do
+		run "$RUNTIME" $args
+		[ "$status" -eq 1 ]
+		[ "$output" = "kcrun: restore is not supported by kcrun (no CRIU support)" ]
+	done
+	# runc's flags are still documented
+	run "$RUNTIME" help checkpoint
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"--leave-running"* ]]
+	# and features does not claim CRIU as runc does
+	[ "$("$RUNTIME" features | jq -r '.annotations["org.opencontainers.runc.checkpoint.enabled"]')" = null ]
+}
+
+
 @test "--version prints the commit the binary was built from, not the version again" {
 	is_kcrun || skip "kcrun only"
 	run "$RUNTIME" --version
