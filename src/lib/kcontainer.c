@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The kernel container object: the only place that issues the container
  * system calls and the new mount API calls (docs/kernel-api.md). */
 #include "kcontainer.h"

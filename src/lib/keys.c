@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The container keyring: grants, revocations, the list, keys made for a
  * container (see keys.h). */
 #include "keys.h"

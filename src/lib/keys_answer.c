@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* One request of `kcrun keys serve`, answered in a short-lived worker: read
  * it through its authorisation key, find the payload (--static, or the
  * --handler's stdout), then assume the authority only to instantiate or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `kcrun keys serve`: the service's main loop (see keys_serve.h).
  *
  * One notification pipe watches every service keyring (the watch id is the

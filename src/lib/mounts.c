@@ -236,9 +236,16 @@ static int cgroup_mount(struct kc_mount_ctx *ctx, const struct oci_mount *m,
 	char path[4096];
 	bool whole = false;
 
+	/* Never a new cgroup2 superblock from kcrun's own cgroup namespace:
+	 * the kernel takes FSCONFIG_SET_CONTAINER only from filesystems that
+	 * choose the container's namespaces (cgroup2 does not), and a cgroup2
+	 * superblock made from the initial cgroup namespace resets the
+	 * hierarchy's root flags (nsdelegate, memory_recursiveprot).  Without
+	 * a cgroup of its own (rootless podman with cgroupfs), the container
+	 * gets the host's tree, as runc's fallback gives it. */
 	if (ctx->cgroup_path && *ctx->cgroup_path) {
 		snprintf(path, sizeof(path), "%s", ctx->cgroup_path);
-	} else if (ctx->rootless && kc_cgroup_v2_mounted()) {
+	} else if (kc_cgroup_v2_mounted()) {
 		snprintf(path, sizeof(path), "%s", KC_CGROUP_MOUNT);
 		whole = true;
 	} else {

@@ -118,6 +118,30 @@ logs_are() {
 	[ "$status" -eq 1 ]
 }
 
+# The options of the host's cgroup2 superblock at /sys/fs/cgroup.
+host_cgroup2_options() {
+	awk '$5 == "/sys/fs/cgroup" && $0 ~ / - cgroup2 / { sub(/.* - cgroup2 [^ ]* /, ""); print }' \
+		/proc/self/mountinfo
+}
+
+@test "rootless podman run: the container sees a cgroup tree and the host's cgroup2 flags stay as they were" {
+	orig=$(host_cgroup2_options)
+	[ -n "$orig" ]
+	# nsdelegate, as systemd mounts it: a cgroup2 superblock made from the
+	# initial cgroup namespace without it would clear it host-wide.
+	mount -o remount,nsdelegate /sys/fs/cgroup
+	before=$(host_cgroup2_options)
+	[[ ",$before," == *,nsdelegate,* ]]
+	run pd run --rm --network none "$IMAGE" sh -c 'test -e /sys/fs/cgroup/cgroup.controllers && echo tree'
+	echo "$output"
+	after=$(host_cgroup2_options)
+	mount -o "remount,$orig" /sys/fs/cgroup
+	[ "$status" -eq 0 ]
+	[[ "$output" == *tree* ]]
+	echo "before: $before; after: $after"
+	[ "$after" = "$before" ]
+}
+
 @test "rootless podman run: exit codes 1, 5, 126 and 127" {
 	run pd run --rm --network none "$IMAGE" false
 	[ "$status" -eq 1 ]

@@ -34,16 +34,22 @@ static bool listed(yajl_val tree, const char **path, const char *name)
 	return false;
 }
 
-static bool action_builds(enum oci_seccomp_action action)
+static bool profile_builds(struct oci_seccomp *profile)
 {
-	struct oci_seccomp profile = { .default_action = action };
 	scmp_filter_ctx ctx = NULL;
 	kc_error_t err = NULL;
-	int rc = kc_seccomp_build(&profile, &ctx, &err);
+	int rc = kc_seccomp_build(profile, &ctx, &err);
 
 	kc_error_free(&err);
 	kc_seccomp_release(ctx);
 	return rc == 0;
+}
+
+static bool action_builds(enum oci_seccomp_action action)
+{
+	struct oci_seccomp profile = { .default_action = action };
+
+	return profile_builds(&profile);
 }
 
 static bool flag_builds(const char *flag)
@@ -51,13 +57,8 @@ static bool flag_builds(const char *flag)
 	char *flags[] = { (char *)flag };
 	struct oci_seccomp profile = { .default_action = OCI_SECCOMP_ACT_ALLOW,
 				       .flags = flags, .flags_len = 1 };
-	scmp_filter_ctx ctx = NULL;
-	kc_error_t err = NULL;
-	int rc = kc_seccomp_build(&profile, &ctx, &err);
 
-	kc_error_free(&err);
-	kc_seccomp_release(ctx);
-	return rc == 0;
+	return profile_builds(&profile);
 }
 
 static bool option_taken(const char *name)
