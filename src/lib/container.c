@@ -600,10 +600,11 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 	int go[2], report[2];
 	char *state_json = NULL;
 
-	if (kc_require_kernel(err) < 0 || kc_state_check_id(opts->id, err) < 0)
+	if (kc_state_check_id(opts->id, err) < 0)
 		return -1;
 	kc_trace("create");
-	if (load_config(&c, err) < 0)
+	/* The config before the kernel: its errors show on any host. */
+	if (load_config(&c, err) < 0 || kc_require_kernel(err) < 0)
 		goto fail;
 	kc_trace("config parsed");
 	hooks = c.spec->hooks;

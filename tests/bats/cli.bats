@@ -27,6 +27,17 @@ teardown() {
 	[ ! -e "$ROOT/x" ]
 }
 
+@test "without container objects, a bad config.json is reported first, by its JSON path" {
+	is_kcrun || skip "kcrun only"
+	[ ! -e /proc/containers ] || skip "this kernel has container objects"
+	rt spec --bundle "$BUNDLE"
+	jq '.process.args = 5' "$BUNDLE/config.json" > "$BUNDLE/c" && mv "$BUNDLE/c" "$BUNDLE/config.json"
+	run rt create --bundle "$BUNDLE" x
+	[ "$status" -eq 1 ]
+	[ "$output" = "kcrun: process.args: expected an array, got number" ]
+	[ ! -e "$ROOT/x" ]
+}
+
 @test "--systemd-cgroup is refused clearly by create" {
 	is_kcrun || skip "kcrun only"
 	run "$RUNTIME" --root "$ROOT" --systemd-cgroup create --bundle "$BUNDLE" x
