@@ -421,7 +421,6 @@ static int build_mount_tree_as(struct create_ctx *c, kc_error_t *err)
 	c->mounts.rootfs = c->rootfs;
 	c->mounts.cgroup_path = c->cgroup_path;
 	c->mounts.userns = user != NULL;
-	c->mounts.rootless = c->rootless;
 	if (needs_hook_view(c) && kc_hook_view_make(c->rootfs, &c->hook_view_fd,
 						    &c->mounts.rootfs_clone_fd, err) < 0)
 		return -1;

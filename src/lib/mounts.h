@@ -17,7 +17,6 @@ struct kc_mount_ctx {
 	const char *rootfs;       /* absolute root.path */
 	const char *cgroup_path;  /* absolute dir of the container's cgroup, or NULL */
 	bool userns;              /* container has its own user namespace */
-	bool rootless;            /* made by an unprivileged kcrun (rootless.h) */
 	bool dev_is_tmpfs;        /* set by kc_mounts_setup: /dev is a new mount */
 	bool rootfs_shared;       /* rootfsPropagation is shared or rshared */
 	/* a detached clone of root.path made elsewhere (hook_view.h), taken
