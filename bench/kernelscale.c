@@ -23,9 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define NR_container_create 500
-#define NR_container_open   505
-#define CONTAINER_FD_CLOEXEC 0x200
+#define NR_container_create 451
+#define NR_container_open   455
 
 struct container_args {
 	uint64_t flags;
@@ -35,7 +34,7 @@ struct container_args {
 
 static int create(const char *name)
 {
-	struct container_args a = { .flags = CONTAINER_FD_CLOEXEC, .name = (uintptr_t)name };
+	struct container_args a = { .flags = 0, .name = (uintptr_t)name };
 
 	return (int)syscall(NR_container_create, &a, sizeof(a));
 }
@@ -121,7 +120,7 @@ int main(int argc, char **argv)
 			t_create[r] = now_ns() - t;
 
 			t = now_ns();
-			fd = (int)syscall(NR_container_open, "scale-probe", CONTAINER_FD_CLOEXEC);
+			fd = (int)syscall(NR_container_open, "scale-probe", 0u);
 			close(fd);
 			t_open[r] = now_ns() - t;
 			if (fd < 0) {

@@ -103,7 +103,7 @@ static int open_container(struct kc_global *g, const char *id, kc_error_t *err)
 	}
 	kc_state_free(&st);
 	/* an object whose init died and that nobody holds is gone */
-	cfd = kc_container_open(id, CONTAINER_FD_CLOEXEC);
+	cfd = kc_container_open(id);
 	if (cfd < 0 && errno == ENOENT)
 		return kc_error_set(err, 0, "container %s is not running: its keyring is gone", id);
 	if (cfd < 0)

@@ -16,8 +16,8 @@
  *              kc_cgroup_apply()    linux.resources
  *              kc_cgroup_apply_devices()  linux.resources.devices (eBPF;
  *                                   without it every device is allowed)
- *            init starts in dir: fork_into_container(cfd,
- *            CONTAINER_FORK_INTO_CGROUP, an O_PATH fd of dir), and a new
+ *            init starts in dir: clone3(CLONE_INTO_CONTAINER |
+ *            CLONE_INTO_CGROUP, an O_PATH fd of dir), and a new
  *            cgroup namespace is rooted there.  kcrun never enters it.
  *            On a failed create: kc_cgroup_destroy().
  *   pause/resume  kc_cgroup_freeze() / kc_cgroup_thaw(); state/list report

@@ -23,6 +23,7 @@
 #include "cgroup.h"
 #include "cgroup_devices.h"
 #include "cgroup_resources.h"
+#include "descendants.h"
 #include "devices.h"
 #include "hook_view.h"
 #include "hooks.h"
@@ -139,7 +140,7 @@ static int rootless_cgroup_refused(struct create_ctx *c, kc_error_t *err)
 }
 
 /* linux.cgroupsPath and linux.resources.  Init starts directly in the
- * container's cgroup (fork_into_container's CONTAINER_FORK_INTO_CGROUP,
+ * container's cgroup (clone3's CLONE_INTO_CGROUP beside CLONE_INTO_CONTAINER,
  * as clone3's CLONE_INTO_CGROUP), and a new cgroup namespace is rooted
  * there; kcrun itself never enters it. */
 static int setup_cgroup(struct create_ctx *c, kc_error_t *err)
@@ -326,7 +327,7 @@ static int namespace_flags(struct create_ctx *c, unsigned int *flags, kc_error_t
 	const struct oci_linux *lx = c->spec->linux_;
 	size_t i, j;
 
-	*flags = CONTAINER_FD_CLOEXEC;
+	*flags = 0;	/* container fds are always close-on-exec */
 	for (i = 0; lx && i < lx->namespaces_len; i++) {
 		const struct oci_namespace *ns = &lx->namespaces[i];
 
@@ -549,7 +550,7 @@ static int write_state(struct create_ctx *c, kc_error_t *err)
 	return kc_state_write(c->opts->root, &st, err);
 }
 
-/* The child side of fork_into_container. */
+/* The child side of clone3(CLONE_INTO_CONTAINER). */
 static _Noreturn void run_init(struct create_ctx *c, int go_fd, int report_fd)
 {
 	struct kc_init_ctx ic = {
@@ -595,6 +596,7 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 		.rootless_cgroups = kc_rootless_cgroups(),
 	};
 	const struct oci_hooks *hooks;
+	uint32_t max_descendants;
 	unsigned int flags;
 	int go[2], report[2];
 	char *state_json = NULL;
@@ -613,11 +615,13 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 	    kc_seccomp_build(c.spec->linux_->seccomp, &c.seccomp, err) < 0)
 		goto fail;
 	kc_trace("state dir");
-	if (namespace_flags(&c, &flags, err) < 0 || setup_cgroup(&c, err) < 0)
+	if (kc_max_descendants(&c.spec->annotations, &max_descendants, err) < 0 ||
+	    namespace_flags(&c, &flags, err) < 0 || setup_cgroup(&c, err) < 0)
 		goto fail;
 	kc_trace("cgroup");
 
-	c.cfd = kc_container_create(opts->id, flags, c.userns_fd);
+	c.cfd = kc_container_create(opts->id, flags | CONTAINER_MAX_DESCENDANTS, c.userns_fd,
+				    max_descendants);
 	if (c.cfd < 0) {
 		if (errno == EEXIST)
 			kc_error_set(err, 0, "container with given ID already exists");
@@ -653,11 +657,11 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 		close(go[0]);
 		close(report[1]);
 		if (errno == EACCES && c.rootless_cgroups && c.cgroup_path)
-			kc_error_set(err, errno, "fork_into_container into cgroup %s (rootless: "
+			kc_error_set(err, errno, "clone3 into container and cgroup %s (rootless: "
 				     "kcrun must run in the delegated subtree, which holds the "
 				     "common ancestor of its cgroup and this one)", c.cgroup_path);
 		else
-			kc_error_set(err, errno, "fork_into_container");
+			kc_error_set(err, errno, "clone3 into the container");
 		goto fail;
 	}
 	if (c.pid == 0) {

@@ -26,7 +26,7 @@
  *       RUNTIME's mount ns: the parent opens the binaries before fork
  *       (kc_hooks_open_executables) and init runs them from those fds
  *       (kc_hooks_run_fds: execveat(fd, "", AT_EMPTY_PATH)), after
- *       fork_into_container and before waiting on the exec fifo.  A
+ *       clone3(CLONE_INTO_CONTAINER) and before waiting on the exec fifo.  A
  *       `#!` script run from an fd needs /proc mounted in the container
  *       (the kernel hands the interpreter /dev/fd/N).
  *   startContainer  init, after the exec fifo is opened and before

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* What the container's init does between fork_into_container() and
+/* What the container's init does between clone3(CLONE_INTO_CONTAINER) and
  * execve(): everything that has to be done by the process itself, in the
  * container's namespaces and with the container's creds.  The mount tree,
  * devices, network and cgroup are already built from outside. */

@@ -4,6 +4,7 @@
 #include "kcontainer.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -12,42 +13,48 @@ bool kc_kernel_has_containers(void)
 	return access(KC_PROC_CONTAINERS, F_OK) == 0;
 }
 
-int kc_container_create(const char *name, unsigned int flags, int userns_fd)
+int kc_container_create(const char *name, unsigned int flags, int userns_fd,
+			uint32_t max_descendants)
 {
 	struct kc_container_args args = {
 		.flags = flags,
 		.name = (uintptr_t)name,
 		.userns_fd = (flags & CONTAINER_USER_NS_FD) && userns_fd >= 0 ?
 				     (uint64_t)userns_fd : 0,
+		.max_descendants = flags & CONTAINER_MAX_DESCENDANTS ? max_descendants : 0,
 	};
 
 	return (int)syscall(KC_NR_container_create, &args, sizeof(args));
 }
 
-pid_t kc_fork_into_container(int cfd, int cgroup_fd, int *pidfd)
+/* clone3() into the container cfd: as fork(), with SIGCHLD on exit. */
+static pid_t clone_into_container(int cfd, uint64_t flags, int cgroup_fd, int *pidfd)
 {
-	struct kc_container_fork_args args = { 0 };
+	struct kc_clone_args args = {
+		.flags = KC_CLONE_INTO_CONTAINER | flags,
+		.exit_signal = SIGCHLD,
+		.container_fd = (uint64_t)cfd,
+	};
 
 	if (cgroup_fd >= 0) {
-		args.flags |= CONTAINER_FORK_INTO_CGROUP;
-		args.cgroup_fd = (uint64_t)cgroup_fd;
+		args.flags |= KC_CLONE_INTO_CGROUP;
+		args.cgroup = (uint64_t)cgroup_fd;
 	}
 	if (pidfd) {
-		args.flags |= CONTAINER_FORK_PIDFD;
+		args.flags |= KC_CLONE_PIDFD;
 		args.pidfd = (uintptr_t)pidfd;
 	}
-	return (pid_t)syscall(KC_NR_fork_into_container, cfd, &args, sizeof(args));
+	return (pid_t)syscall(KC_NR_clone3, &args, sizeof(args));
+}
+
+pid_t kc_fork_into_container(int cfd, int cgroup_fd, int *pidfd)
+{
+	return clone_into_container(cfd, 0, cgroup_fd, pidfd);
 }
 
 pid_t kc_fork_member(int cfd, int *pidfd)
 {
-	struct kc_container_fork_args args = { .flags = CONTAINER_FORK_MEMBER };
-
-	if (pidfd) {
-		args.flags |= CONTAINER_FORK_PIDFD;
-		args.pidfd = (uintptr_t)pidfd;
-	}
-	return (pid_t)syscall(KC_NR_fork_into_container, cfd, &args, sizeof(args));
+	return clone_into_container(cfd, KC_CLONE_CONTAINER_MEMBER, -1, pidfd);
 }
 
 int kc_container_socket(int cfd, int domain, int type, int protocol)
@@ -65,9 +72,9 @@ int kc_container_wait(int cfd, int *wstatus, unsigned int options, struct rusage
 	return (int)syscall(KC_NR_container_wait, cfd, wstatus, options, ru);
 }
 
-int kc_container_open(const char *name, unsigned int flags)
+int kc_container_open(const char *name)
 {
-	return (int)syscall(KC_NR_container_open, name, flags);
+	return (int)syscall(KC_NR_container_open, name, 0u);
 }
 
 int kc_container_setns(int cfd, int nsfd, int nstype)
@@ -109,7 +116,7 @@ int kc_mount_setattr(int dfd, const char *path, unsigned int flags,
 
 int kc_container_open_by_name(const char *name, kc_error_t *err)
 {
-	int fd = kc_container_open(name, CONTAINER_FD_CLOEXEC);
+	int fd = kc_container_open(name);
 
 	if (fd < 0)
 		return kc_error_set(err, errno, "container_open `%s`", name);

@@ -2,7 +2,8 @@
 /* The kernel container object (docs/kernel-api.md).
  *
  * This file and kcontainer.c are the only place in kcrun that issues the
- * container system calls (500-506) and the new mount API calls; everything
+ * container system calls (451-456, and clone3() into a container) and the
+ * new mount API calls; everything
  * else goes through these wrappers.  The raw wrappers return what the
  * system call returns (-1 with errno set on failure), like libc does.
  */
@@ -16,14 +17,14 @@
 
 #include "error.h"
 
-/* System call numbers (x86_64, 64-bit table). */
-#define KC_NR_container_create        500
-#define KC_NR_fork_into_container     501
-#define KC_NR_container_socket        502
-#define KC_NR_container_kill          503
-#define KC_NR_container_wait          504
-#define KC_NR_container_open          505
-#define KC_NR_container_setns         506
+/* System call numbers: the same on every architecture (asm-generic). */
+#define KC_NR_container_create        451
+#define KC_NR_container_socket        452
+#define KC_NR_container_kill          453
+#define KC_NR_container_wait          454
+#define KC_NR_container_open          455
+#define KC_NR_container_setns         456
+#define KC_NR_clone3                  435
 
 /* container_create() flags. */
 #define CONTAINER_NEW_FS_NS        0x001
@@ -35,8 +36,8 @@
 #define CONTAINER_NEW_PID_NS       0x040
 #define CONTAINER_NEW_NET_NS       0x080
 #define CONTAINER_KILL_ON_CLOSE    0x100
-#define CONTAINER_FD_CLOEXEC       0x200
-#define CONTAINER_USER_NS_FD       0x400
+#define CONTAINER_USER_NS_FD       0x200
+#define CONTAINER_MAX_DESCENDANTS  0x400
 #define CONTAINER__FLAG_MASK       0x7ff
 
 #define CONTAINER_NAME_MAX         255
@@ -46,24 +47,37 @@ struct kc_container_args {
 	uint64_t flags;
 	uint64_t name;		/* const char * */
 	uint64_t userns_fd;	/* with CONTAINER_USER_NS_FD, else 0 */
+	uint64_t max_descendants; /* with CONTAINER_MAX_DESCENDANTS, else 0 */
 };
 
-/* fork_into_container()'s flags and arguments. */
-#define CONTAINER_FORK_PIDFD        0x1	/* store a pidfd (O_CLOEXEC) for init */
-#define CONTAINER_FORK_INTO_CGROUP  0x2	/* start init in the cgroup cgroup_fd */
-#define CONTAINER_FORK_MEMBER       0x4	/* a new member of a running container */
+/* Forking into a container is clone3() with these flags (the next free
+ * bits after CLONE_INTO_CGROUP) and the container fd at the end of its
+ * arguments; container fds are always close-on-exec. */
+#define KC_CLONE_PIDFD              0x1000ULL
+#define KC_CLONE_INTO_CGROUP        0x200000000ULL
+#define KC_CLONE_INTO_CONTAINER     0x400000000ULL
+#define KC_CLONE_CONTAINER_MEMBER   0x800000000ULL
 
-struct kc_container_fork_args {
+struct kc_clone_args {
 	uint64_t flags;
-	uint64_t pidfd;		/* int *, with CONTAINER_FORK_PIDFD, else 0 */
-	uint64_t cgroup_fd;	/* with CONTAINER_FORK_INTO_CGROUP, else 0 */
+	uint64_t pidfd;		/* int *, with CLONE_PIDFD */
+	uint64_t child_tid;
+	uint64_t parent_tid;
+	uint64_t exit_signal;
+	uint64_t stack;
+	uint64_t stack_size;
+	uint64_t tls;
+	uint64_t set_tid;
+	uint64_t set_tid_size;
+	uint64_t cgroup;	/* with CLONE_INTO_CGROUP */
+	uint64_t container_fd;	/* with CLONE_INTO_CONTAINER */
 };
 
 /* container_kill()'s flags: without it, only init is signalled. */
 #define CONTAINER_KILL_ALL          0x1
 
 /* Mount API extensions of the series. */
-#define FSCONFIG_SET_CONTAINER         64
+#define FSCONFIG_SET_CONTAINER         9
 #define MOVE_MOUNT_T_CONTAINER_ROOT    0x80
 
 #define KC_PROC_CONTAINERS "/proc/containers"
@@ -72,9 +86,11 @@ struct kc_container_fork_args {
 bool kc_kernel_has_containers(void);
 
 /* Raw system calls (return -1 and set errno on failure).  userns_fd is
- * only passed with CONTAINER_USER_NS_FD; cgroup_fd < 0 forks init into the
+ * only passed with CONTAINER_USER_NS_FD, max_descendants only with
+ * CONTAINER_MAX_DESCENDANTS; cgroup_fd < 0 forks init into the
  * caller's cgroup, and pidfd (if not NULL) receives a pidfd for init. */
-int kc_container_create(const char *name, unsigned int flags, int userns_fd);
+int kc_container_create(const char *name, unsigned int flags, int userns_fd,
+			uint32_t max_descendants);
 pid_t kc_fork_into_container(int cfd, int cgroup_fd, int *pidfd);
 /* A new member of the running container cfd (kcrun exec), in init's
  * namespaces: -1 with ESRCH when init is not running. */
@@ -82,7 +98,7 @@ pid_t kc_fork_member(int cfd, int *pidfd);
 int kc_container_socket(int cfd, int domain, int type, int protocol);
 int kc_container_kill(int cfd, int sig, unsigned int flags);
 int kc_container_wait(int cfd, int *wstatus, unsigned int options, struct rusage *ru);
-int kc_container_open(const char *name, unsigned int flags);
+int kc_container_open(const char *name);
 int kc_container_setns(int cfd, int nsfd, int nstype);
 
 /* Mount API (glibc 2.36 has most of them, but not consistently across

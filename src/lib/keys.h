@@ -29,8 +29,8 @@
 typedef int32_t kc_key_serial_t;
 
 /* The series' keyctl operations (patches 0040, 0041). */
-#define KC_KEYCTL_CONTAINER_KEYRING   256
-#define KC_KEYCTL_CONTAINER_INTERCEPT 257
+#define KC_KEYCTL_CONTAINER_KEYRING   33
+#define KC_KEYCTL_CONTAINER_INTERCEPT 34
 
 /* keyctl(2) operations and special keyrings of 6.1 (<linux/keyctl.h>). */
 #define KC_KEYCTL_GET_KEYRING_ID      0

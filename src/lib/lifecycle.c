@@ -34,7 +34,7 @@ static int open_by_name(const struct kc_state *st)
 		kc_log_debug("%s", join_err->msg);
 		kc_error_free(&join_err);
 	}
-	return kc_container_open(st->id, CONTAINER_FD_CLOEXEC);
+	return kc_container_open(st->id);
 }
 
 /* Hooks recorded at create (poststart, poststop): <root>/<id>/hooks.json,
@@ -249,7 +249,7 @@ int kc_destroy(const char *root, const char *id, kc_error_t *err)
  * kernel object is killed, and the state dir goes. */
 static void remove_leftovers(const char *root, const char *id)
 {
-	int cfd = kc_container_open(id, CONTAINER_FD_CLOEXEC);
+	int cfd = kc_container_open(id);
 	cleanup_free char *cgroup = kc_state_recorded_cgroup(root, id);
 
 	if (cfd >= 0) {

@@ -28,7 +28,7 @@ int kc_procattrs_apply(const struct oci_process *p, const struct oci_linux *lx, 
 int kc_procattrs_final(const struct oci_process *p, kc_error_t *err);
 
 /* process.oomScoreAdj: written by the parent into /proc/<init>, right after
- * fork_into_container. */
+ * clone3(CLONE_INTO_CONTAINER). */
 int kc_procattrs_oom_score_adj(pid_t pid, int value, kc_error_t *err);
 
 #endif

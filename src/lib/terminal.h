@@ -12,7 +12,7 @@
  *      applied;
  *   3. kc_terminal_send_master(): hands the master to --console-socket
  *      (podman-contract.md) and the parent closes its copy of the master;
- *   4. the slave fd is kept open across fork_into_container for init.
+ *   4. the slave fd is kept open across clone3(CLONE_INTO_CONTAINER) for init.
  * Init, after fork (before exec):
  *   kc_terminal_setup_slave(): setsid, TIOCSCTTY, dup2 onto 0/1/2.
  */

@@ -8,7 +8,7 @@
  * and says by how much. */
 #include "tap.h"
 
-#define KC_UNIT_PLAN 620
+#define KC_UNIT_PLAN 636
 
 int tap_count, tap_failed;
 
@@ -49,6 +49,7 @@ int main(void)
 	test_rootless();
 	test_mount_opts();
 	test_unsupported();
+	test_descendants();
 	test_features();
 	if (tap_count != KC_UNIT_PLAN) {
 		printf("# planned %d tests, ran %d: a suite returned early or KC_UNIT_PLAN is stale\n",

@@ -14,10 +14,9 @@
 int stub_container_netns_fd = -1;
 
 /* No container objects on the host: none is found by name. */
-int kc_container_open(const char *name, unsigned int flags)
+int kc_container_open(const char *name)
 {
 	(void)name;
-	(void)flags;
 	errno = ENOENT;
 	return -1;
 }
