@@ -69,12 +69,10 @@ void kc_format_time(const struct timespec *ts, char *buf, size_t len)
 	snprintf(buf, len, "%s.%09ldZ", date, (long)ts->tv_nsec);
 }
 
-int kc_state_write(const char *root, const struct kc_state *st, kc_error_t *err)
+int kc_state_to_json(const struct kc_state *st, char **out, size_t *len, kc_error_t *err)
 {
 	struct kc_buf b = {0};
-	char final[4096];
 	size_t i;
-	int ret;
 
 	kc_buf_printf(&b, "{\"id\":");
 	kc_buf_json_string(&b, st->id);
@@ -108,10 +106,22 @@ int kc_state_write(const char *root, const struct kc_state *st, kc_error_t *err)
 		free(b.data);
 		return kc_error_set(err, ENOMEM, "write state");
 	}
+	*out = b.data;
+	*len = b.len;
+	return 0;
+}
 
+int kc_state_write(const char *root, const struct kc_state *st, kc_error_t *err)
+{
+	char final[4096], *json;
+	size_t len;
+	int ret;
+
+	if (kc_state_to_json(st, &json, &len, err) < 0)
+		return -1;
 	snprintf(final, sizeof(final), "%s/%s/%s", root, st->id, KC_STATE_FILE);
-	ret = kc_write_file_atomic(final, ".tmp", b.data, b.len, 0600, "state", err);
-	free(b.data);
+	ret = kc_write_file_atomic(final, ".tmp", json, len, 0600, "state", err);
+	free(json);
 	return ret;
 }
 

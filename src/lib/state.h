@@ -53,6 +53,10 @@ char *kc_state_dir(const char *root, const char *id);
 /* Checks an id the way runc does (^[\w+-\.]+$, not "." or ".."). */
 int kc_state_check_id(const char *id, kc_error_t *err);
 
+/* state.json's text for st (malloc'ed, NUL-terminated, *len bytes):
+ * kc_state_parse gives st back (the fuzz target's round trip). */
+int kc_state_to_json(const struct kc_state *st, char **out, size_t *len, kc_error_t *err);
+/* Writes <root>/<id>/state.json atomically. */
 int kc_state_write(const char *root, const struct kc_state *st, kc_error_t *err);
 /* Reads <root>/<id>/state.json.  A missing container gives
  * "container does not exist" with errnum ENOENT. */
