@@ -151,10 +151,15 @@ const struct oci_namespace *oci_linux_find_namespace(const struct oci_linux *lin
 /* Every mounts[].options name kcrun knows, sorted; `feature` marks what
  * `features` reports: runc 1.1's list, each applied (the r* ones with
  * mount_setattr(AT_RECURSIVE), on every mount of a bind's tree), and not
- * idmap/ridmap, which kcrun refuses (idmapped mounts). */
+ * idmap/ridmap, which kcrun refuses (idmapped mounts).  sync, dirsync,
+ * lazytime and their opposites are superblock flags, handed to fsconfig; a
+ * bind shares its source's superblock, and they mean nothing there (the
+ * kernel ignores them on runc's bind remount too).  As with runc, defaults,
+ * iversion/noiversion (the filesystem decides), silent/loud (its log) and
+ * mand/nomand (gone since 5.15: the kernel only warns) change nothing. */
 const struct oci_mount_option oci_mount_options[] = {
 	{"acl", OCI_MOUNT_OPT_DATA, 0, false, false, true},
-	{"async", OCI_MOUNT_OPT_IGNORED, 0, false, false, true},
+	{"async", OCI_MOUNT_OPT_DATA, 0, false, false, true},
 	{"atime", OCI_MOUNT_OPT_ATIME, MOUNT_ATTR_RELATIME, false, false, true},
 	{"auto", OCI_MOUNT_OPT_IGNORED, 0, false, false, false},
 	{"bind", OCI_MOUNT_OPT_BIND, 0, false, false, true},
@@ -162,11 +167,11 @@ const struct oci_mount_option oci_mount_options[] = {
 	{"defaults", OCI_MOUNT_OPT_IGNORED, 0, false, false, true},
 	{"dev", OCI_MOUNT_OPT_ATTR, MOUNT_ATTR_NODEV, true, false, true},
 	{"diratime", OCI_MOUNT_OPT_ATTR, MOUNT_ATTR_NODIRATIME, true, false, true},
-	{"dirsync", OCI_MOUNT_OPT_IGNORED, 0, false, false, true},
+	{"dirsync", OCI_MOUNT_OPT_DATA, 0, false, false, true},
 	{"exec", OCI_MOUNT_OPT_ATTR, MOUNT_ATTR_NOEXEC, true, false, true},
 	{"idmap", OCI_MOUNT_OPT_IDMAP, 0, false, false, false},
 	{"iversion", OCI_MOUNT_OPT_IGNORED, 0, false, false, true},
-	{"lazytime", OCI_MOUNT_OPT_IGNORED, 0, false, false, true},
+	{"lazytime", OCI_MOUNT_OPT_DATA, 0, false, false, true},
 	{"loud", OCI_MOUNT_OPT_IGNORED, 0, false, false, true},
 	{"mand", OCI_MOUNT_OPT_IGNORED, 0, false, false, true},
 	{"noacl", OCI_MOUNT_OPT_DATA, 0, false, false, true},
@@ -176,7 +181,7 @@ const struct oci_mount_option oci_mount_options[] = {
 	{"nodiratime", OCI_MOUNT_OPT_ATTR, MOUNT_ATTR_NODIRATIME, false, false, true},
 	{"noexec", OCI_MOUNT_OPT_ATTR, MOUNT_ATTR_NOEXEC, false, false, true},
 	{"noiversion", OCI_MOUNT_OPT_IGNORED, 0, false, false, true},
-	{"nolazytime", OCI_MOUNT_OPT_IGNORED, 0, false, false, true},
+	{"nolazytime", OCI_MOUNT_OPT_DATA, 0, false, false, true},
 	{"nomand", OCI_MOUNT_OPT_IGNORED, 0, false, false, true},
 	{"norelatime", OCI_MOUNT_OPT_ATIME, MOUNT_ATTR_STRICTATIME, false, false, true},
 	{"nostrictatime", OCI_MOUNT_OPT_ATIME, MOUNT_ATTR_RELATIME, false, false, true},
@@ -218,8 +223,8 @@ const struct oci_mount_option oci_mount_options[] = {
 	{"strictatime", OCI_MOUNT_OPT_ATIME, MOUNT_ATTR_STRICTATIME, false, false, true},
 	{"suid", OCI_MOUNT_OPT_ATTR, MOUNT_ATTR_NOSUID, true, false, true},
 	{"symfollow", OCI_MOUNT_OPT_ATTR, MOUNT_ATTR_NOSYMFOLLOW, true, false, true},
-	{"sync", OCI_MOUNT_OPT_IGNORED, 0, false, false, true},
-	{"tmpcopyup", OCI_MOUNT_OPT_IGNORED, 0, false, false, true},
+	{"sync", OCI_MOUNT_OPT_DATA, 0, false, false, true},
+	{"tmpcopyup", OCI_MOUNT_OPT_TMPCOPYUP, 0, false, false, true},
 	{"unbindable", OCI_MOUNT_OPT_PROPAGATION, MS_UNBINDABLE, false, false, true},
 	{"user", OCI_MOUNT_OPT_IGNORED, 0, false, false, false},
 };

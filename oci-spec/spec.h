@@ -212,6 +212,7 @@ enum oci_mount_option_kind {
 				    * ratime, rnoatime...) */
 	OCI_MOUNT_OPT_PROPAGATION, /* value is MS_PRIVATE, MS_SHARED, MS_SLAVE or MS_UNBINDABLE */
 	OCI_MOUNT_OPT_IDMAP,       /* idmap, ridmap (recursive): an idmapped mount */
+	OCI_MOUNT_OPT_TMPCOPYUP,   /* tmpcopyup: a tmpfs starts with a copy of what it covers */
 };
 struct oci_mount_option {
 	const char *name;

@@ -492,6 +492,31 @@ static char *hook_state(struct create_ctx *c, enum oci_status status)
 	return json;
 }
 
+/* Writes snapshot as <state dir>/name (a new file, 0600). */
+static int record_spec(struct create_ctx *c, const char *name, const struct oci_spec *snapshot,
+		       kc_error_t *err)
+{
+	cleanup_free char *json = NULL;
+	size_t len;
+	int fd;
+
+	if (oci_spec_to_json(snapshot, &json) < 0)
+		return kc_error_set(err, ENOMEM, "record %s", name);
+	fd = openat(c->state_dir_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		    0600);
+	if (fd < 0)
+		return kc_error_set(err, errno, "create %s/%s", c->state_dir, name);
+	len = strlen(json);
+	errno = 0;
+	if (write(fd, json, len) != (ssize_t)len) {
+		kc_error_set(err, errno ? errno : EIO, "write %s/%s", c->state_dir, name);
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
 /* poststart and poststop run after create has returned (start, delete):
  * they are the hooks create read, recorded in the state directory, never
  * the bundle's config.json read again (it may have been edited since). */
@@ -500,9 +525,6 @@ static int record_late_hooks(struct create_ctx *c, kc_error_t *err)
 	const struct oci_hooks *h = c->spec->hooks;
 	struct oci_hooks late = {0};
 	struct oci_spec snapshot = {.oci_version = c->spec->oci_version, .hooks = &late};
-	cleanup_free char *json = NULL;
-	int fd;
-	size_t len;
 
 	if (h == NULL || (h->poststart_len == 0 && h->poststop_len == 0))
 		return 0;
@@ -510,20 +532,7 @@ static int record_late_hooks(struct create_ctx *c, kc_error_t *err)
 	late.poststart_len = h->poststart_len;
 	late.poststop = h->poststop;
 	late.poststop_len = h->poststop_len;
-	if (oci_spec_to_json(&snapshot, &json) < 0)
-		return kc_error_set(err, ENOMEM, "record hooks");
-	fd = openat(c->state_dir_fd, KC_HOOKS_FILE,
-		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return kc_error_set(err, errno, "create %s/%s", c->state_dir, KC_HOOKS_FILE);
-	len = strlen(json);
-	if (write(fd, json, len) != (ssize_t)len) {
-		kc_error_set(err, errno ? errno : EIO, "write %s/%s", c->state_dir, KC_HOOKS_FILE);
-		close(fd);
-		return -1;
-	}
-	close(fd);
-	return 0;
+	return record_spec(c, KC_HOOKS_FILE, &snapshot, err);
 }
 
 static int write_state(struct create_ctx *c, kc_error_t *err)
@@ -543,7 +552,9 @@ static int write_state(struct create_ctx *c, kc_error_t *err)
 		.keyring = c->keyring,
 	};
 
-	if (record_late_hooks(c, err) < 0)
+	/* exec's defaults (process, linux.seccomp, personality, LSM labels)
+	 * are what create validated, never config.json read again */
+	if (record_late_hooks(c, err) < 0 || record_spec(c, KC_CONFIG_FILE, c->spec, err) < 0)
 		return -1;
 	clock_gettime(CLOCK_REALTIME, &st.created);
 	st.start_time = kc_proc_start_time(c->pid, NULL);

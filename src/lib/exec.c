@@ -263,6 +263,24 @@ static int enter_cgroup(const char *dir, const char *sub, pid_t init, pid_t pid,
 	return 0;
 }
 
+/* The config create validated and recorded (<root>/<id>/config.json): the
+ * bundle's config.json may have been edited since (runtime review 2, 4.6:
+ * a filter dropped from every later exec).  A container made by a kcrun
+ * that recorded nothing falls back to the bundle's. */
+static int read_create_config(const char *root, const struct kc_state *st,
+			      struct oci_spec **spec, kc_error_t *err)
+{
+	cleanup_free char *msg = NULL;
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s/%s", root, st->id, KC_CONFIG_FILE);
+	if (access(path, F_OK) < 0 && errno == ENOENT)
+		snprintf(path, sizeof(path), "%s", st->config_path);
+	if (oci_spec_parse_file(path, spec, &msg) < 0)
+		return kc_error_set(err, 0, "%s", msg ? msg : path);
+	return 0;
+}
+
 int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_error_t *err)
 {
 	struct oci_spec *spec = NULL;
@@ -289,10 +307,8 @@ int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_er
 		kc_error_set(err, 0, "cannot exec in a paused container");
 		goto out;
 	}
-	if (oci_spec_parse_file(st.config_path, &spec, &msg) < 0) {
-		kc_error_set(err, 0, "%s", msg ? msg : "config.json");
+	if (read_create_config(o->root, &st, &spec, err) < 0)
 		goto out;
-	}
 	if (o->process_file) {
 		if (parse_process_file(o->process_file, &pprocess, err) < 0)
 			goto out;

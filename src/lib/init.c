@@ -264,6 +264,49 @@ static void verify_cwd(struct kc_init_ctx *ctx)
 				  "namespace root -- possible container breakout detected");
 }
 
+static int compare_fds(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/* Until execve, init holds what create (or exec) had open, and a process
+ * of the container with CAP_SYS_PTRACE reaches it through /proc/1/fd: a
+ * directory of the host there (the cgroup directory clone3 started init
+ * in, a user namespace, a mount tree) leads out of the container by "..".
+ * Everything but stdio, --preserve-fds and what init still uses is closed
+ * before init can be seen.  Close-on-exec is not enough: a created
+ * container's init waits, before its execve, for as long as start waits. */
+static void close_unneeded_fds(struct kc_init_ctx *ctx)
+{
+	size_t n_hooks = ctx->hooks && ctx->hook_fds ? ctx->hooks->create_container_len : 0;
+	size_t n = 0, i;
+	unsigned int low = 3 + (unsigned int)ctx->preserve_fds;
+	int *keep = malloc((6 + n_hooks) * sizeof(*keep));
+
+	if (keep == NULL)
+		init_fail(ctx, ENOMEM, "close the runtime's fds");
+	keep[n++] = ctx->go_fd;
+	keep[n++] = ctx->report_fd;
+	keep[n++] = ctx->state_dir_fd;
+	keep[n++] = ctx->exec_fifo_fd;
+	keep[n++] = ctx->pty_slave_fd;
+	keep[n++] = ctx->hook_view_fd;
+	for (i = 0; i < n_hooks; i++)
+		keep[n++] = ctx->hook_fds[i];
+	qsort(keep, n, sizeof(*keep), compare_fds);
+	for (i = 0; i < n; i++) {
+		if (keep[i] < 0 || (unsigned int)keep[i] < low)
+			continue;
+		if ((unsigned int)keep[i] > low &&
+		    syscall(SYS_close_range, low, (unsigned int)keep[i] - 1, 0) < 0)
+			init_fail(ctx, errno, "close the runtime's fds");
+		low = (unsigned int)keep[i] + 1;
+	}
+	if (syscall(SYS_close_range, low, ~0U, 0) < 0)
+		init_fail(ctx, errno, "close the runtime's fds");
+	free(keep);
+}
+
 _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 {
 	const struct oci_process *p = ctx->process;
@@ -288,7 +331,9 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 		init_fail(ctx, errno, "setsid");
 	ctx->exec_fifo_fd = -1;
 	hold_exec_fifo(ctx);
-	/* Nothing the caller left open beyond stdio + --preserve-fds reaches the process. */
+	close_unneeded_fds(ctx);
+	/* What init still holds goes at execve: only stdio and --preserve-fds
+	 * reach the process. */
 	syscall(SYS_close_range, 3 + ctx->preserve_fds, ~0U, 4 /* CLOSE_RANGE_CLOEXEC */);
 
 	if (kc_procattrs_initial(p, &err) < 0)

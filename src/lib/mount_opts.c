@@ -65,6 +65,9 @@ int kc_mount_opts_parse(const struct oci_mount *m, size_t index, struct kc_mount
 			break;
 		case OCI_MOUNT_OPT_IGNORED:
 			break;
+		case OCI_MOUNT_OPT_TMPCOPYUP:
+			o->tmpcopyup = true;
+			break;
 		case OCI_MOUNT_OPT_IDMAP:
 			kc_mount_opts_release(o);
 			return kc_error_set(err, 0, "mounts[%zu].options[%zu]: \"%s\": idmapped mounts "

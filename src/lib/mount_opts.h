@@ -13,6 +13,7 @@
 
 struct kc_mount_opts {
 	bool bind, recursive;
+	bool tmpcopyup; /* a tmpfs starts with a copy of what it covers (copyup.h) */
 	/* attr_set/attr_clr: the top mount only (runc 1.1: rbind,ro leaves
 	 * submounts as they are); attr_rset/attr_rclr: every mount of the
 	 * tree (the r* options: rro, rnosuid, rdev, ratime...), which also

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/mount.h>
+#include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "copyup.h"
 #include "fd_child.h"
 #include "kcontainer.h"
 #include "log.h"
@@ -323,6 +325,23 @@ static int bind_host_sysfs(struct kc_mount_ctx *ctx, const struct oci_mount *m,
 	return attach(mfd, ctx->cfd, m->destination, err);
 }
 
+/* tmpcopyup: what the image holds at dest (resolved inside the container's
+ * root, never through a magic link) is copied into the detached tmpfs mfd
+ * before it covers it. */
+static int copy_up(struct kc_mount_ctx *ctx, const char *dest, int mfd, kc_error_t *err)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	cleanup_close int src = (int)syscall(SYS_openat2, ctx->cfd, kc_rel_path(dest), &how,
+					     sizeof(how));
+
+	if (src < 0)
+		return kc_error_set(err, errno, "tmpcopyup `%s`: open it in the container", dest);
+	return kc_copyup(src, mfd, dest, err);
+}
+
 static bool is_dev(const char *destination)
 {
 	return strcmp(kc_rel_path(destination), "dev") == 0;
@@ -334,7 +353,7 @@ static int fs_mount(struct kc_mount_ctx *ctx, const struct oci_mount *m,
 	cleanup_close int fsfd = -1;
 	cleanup_close int mfd = -1;
 	const char *type = m->type;
-	bool sysfs_retried = false;
+	bool sysfs_retried = false, copyup;
 	size_t i;
 
 	if (type == NULL || *type == '\0')
@@ -385,13 +404,19 @@ static int fs_mount(struct kc_mount_ctx *ctx, const struct oci_mount *m,
 	if (kc_fsconfig(fsfd, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
 		return kc_error_set(err, errno, "mount `%s` (%s): create superblock",
 				    m->destination, type);
+	copyup = o->tmpcopyup && strcmp(type, "tmpfs") == 0;
 	/* A read-only /dev stays writable until init has it (runc's order):
-	 * /dev/pts, /dev/shm and the device nodes are made in it first. */
+	 * /dev/pts, /dev/shm and the device nodes are made in it first.  A
+	 * read-only tmpfs with tmpcopyup takes its copy first. */
 	mfd = kc_fsmount(fsfd, FSMOUNT_CLOEXEC,
-			 (unsigned int)(is_dev(m->destination) ? o->attr_set & ~MOUNT_ATTR_RDONLY
-							      : o->attr_set));
+			 (unsigned int)(is_dev(m->destination) || copyup
+					? o->attr_set & ~MOUNT_ATTR_RDONLY : o->attr_set));
 	if (mfd < 0)
 		return kc_error_set(err, errno, "fsmount `%s` (%s)", m->destination, type);
+	if (copyup && (copy_up(ctx, m->destination, mfd, err) < 0 ||
+		       kc_mount_set_attrs(mfd, m->destination, o->attr_set & MOUNT_ATTR_RDONLY, 0,
+					  false, err) < 0))
+		return -1;
 	if (set_propagation(mfd, m->destination, o->propagation, o->rec_propagation, err) < 0 ||
 	    attach(mfd, ctx->cfd, m->destination, err) < 0)
 		return -1;

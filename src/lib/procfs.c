@@ -78,11 +78,17 @@ int kc_procfs_check_mount(size_t index, const char *destination, const char *typ
 	size_t i;
 	bool inside;
 
-	/* as runc 1.1: procfs itself, and tmpfs (an empty mount hides procfs
-	 * files, it cannot fake them: attribute writes check for procfs) */
-	if (!bind && type && (strcmp(type, "proc") == 0 || strcmp(type, "tmpfs") == 0))
+	/* tmpfs anywhere, as runc: an empty mount hides procfs files, it
+	 * cannot fake them (sysctl and attribute writes check for procfs) */
+	if (!bind && type && strcmp(type, "tmpfs") == 0)
 		return 0;
 	clean_path(destination, clean, sizeof(clean));
+	/* procfs at /proc only: another procfs inside it (/proc/sys/net) would
+	 * take kcrun's own sysctl writes (net.* keys) wherever the config
+	 * pointed it, and stay unmasked and writable (runtime review 2, 4.4;
+	 * runc 1.2.8 refuses it too) */
+	if (!bind && type && strcmp(type, "proc") == 0 && strcmp(clean, "proc") == 0)
+		return 0;
 	if (strcmp(clean, "proc") == 0) {
 		int fd = bind && bind_source ? open(bind_source, O_PATH | O_CLOEXEC) : -1;
 		bool is_proc = fd >= 0 && kc_fd_on_procfs(fd);

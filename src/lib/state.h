@@ -3,6 +3,7 @@
  * <root>/<id>/state.json, written atomically (tmp + rename), plus
  * <root>/<id>/exec.fifo while the container is "created", and
  * <root>/<id>/hooks.json when the config has poststart or poststop hooks,
+ * <root>/<id>/config.json (the config create validated, exec's only source),
  * and <root>/<id>/cgroup.path from the moment create made a cgroup.
  *
  * A stored pid is never trusted alone: the status is derived from whether
@@ -24,6 +25,8 @@
 #define KC_EXEC_FIFO "exec.fifo"
 /* poststart and poststop hooks as create read them (a spec with only hooks) */
 #define KC_HOOKS_FILE "hooks.json"
+/* The config create validated, for exec (src/lib/exec.c). */
+#define KC_CONFIG_FILE "config.json"
 /* the container's cgroup directory, written as soon as create made it, so
  * that delete finds it when create was killed before state.json existed */
 #define KC_CGROUP_FILE "cgroup.path"

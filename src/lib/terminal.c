@@ -28,34 +28,38 @@
 #include "cleanup.h"
 
 /* The path is the container's (its image may have put anything there): it
- * resolves inside dirfd as a root, must be the ptmx character device (5:2)
- * before kcrun opens it (opening another device can have effects), and
- * must be a devpts one once open. */
+ * resolves inside dirfd as a root, to an O_PATH handle that opens nothing;
+ * that very inode must be the ptmx character device (5:2) of a devpts
+ * filesystem before kcrun opens it (opening another device can have
+ * effects: a watchdog arms on open), and kcrun then opens that inode, not
+ * the path again.  Any check that cannot be made refuses. */
 int kc_terminal_open_ptmx(int dirfd, const char *path, int *ptmx_fd, kc_error_t *err)
 {
 	struct open_how how = {
-		.flags = O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW,
+		.flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
 		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
 	};
+	cleanup_close int handle = -1;
+	char reopen[64];
 	struct statfs sfs;
 	struct stat st;
 	int fd;
 
-	if (fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-	    (!S_ISCHR(st.st_mode) || major(st.st_rdev) != 5 || minor(st.st_rdev) != 2))
+	handle = (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+	if (handle < 0)
+		return kc_error_set(err, errno, "open ptmx `%s`", path);
+	if (fstat(handle, &st) < 0)
+		return kc_error_set(err, errno, "open ptmx `%s`", path);
+	if (!S_ISCHR(st.st_mode) || major(st.st_rdev) != 5 || minor(st.st_rdev) != 2)
 		return kc_error_set(err, 0, "open ptmx `%s`: not the ptmx device", path);
-	fd = (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+	if (fstatfs(handle, &sfs) < 0)
+		return kc_error_set(err, errno, "open ptmx `%s`", path);
+	if (sfs.f_type != DEVPTS_SUPER_MAGIC)
+		return kc_error_set(err, 0, "open ptmx `%s`: not on a devpts filesystem", path);
+	snprintf(reopen, sizeof(reopen), "/proc/self/fd/%d", handle);
+	fd = open(reopen, O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return kc_error_set(err, errno, "open ptmx `%s`", path);
-	if (fstatfs(fd, &sfs) < 0 || sfs.f_type != DEVPTS_SUPER_MAGIC) {
-		close(fd);
-		return kc_error_set(err, 0, "open ptmx `%s`: not on a devpts filesystem", path);
-	}
-	if (fcntl(fd, F_SETFL, 0) < 0) {
-		kc_error_set(err, errno, "open ptmx `%s`", path);
-		close(fd);
-		return -1;
-	}
 	*ptmx_fd = fd;
 	return 0;
 }

@@ -8,7 +8,7 @@
  * and says by how much. */
 #include "tap.h"
 
-#define KC_UNIT_PLAN 636
+#define KC_UNIT_PLAN 644
 
 int tap_count, tap_failed;
 
@@ -50,6 +50,7 @@ int main(void)
 	test_mount_opts();
 	test_unsupported();
 	test_descendants();
+	test_copyup();
 	test_features();
 	if (tap_count != KC_UNIT_PLAN) {
 		printf("# planned %d tests, ran %d: a suite returned early or KC_UNIT_PLAN is stale\n",

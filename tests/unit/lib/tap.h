@@ -59,6 +59,7 @@ void test_seccomp(void);
 void test_hooks(void);
 void test_network(void);
 void test_descendants(void);
+void test_copyup(void);
 void test_units(void);
 void test_rootless(void);
 void test_stats(void);

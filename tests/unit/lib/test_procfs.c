@@ -33,7 +33,8 @@ void test_procfs(void)
 	int fd;
 
 	mount_ok("/proc", "proc", false, "proc", "procfs itself");
-	mount_ok("/proc/sys", "proc", false, "proc", "a proc mount anywhere");
+	mount_refused("/proc/sys/net", "proc", false, "proc", "because it is inside /proc");
+	mount_ok("/proc/.", "proc", false, "proc", "procfs itself, spelled oddly");
 	mount_ok("/tmp", "tmpfs", false, "tmpfs", "outside /proc");
 	mount_ok("/procfoo", "bind", true, "/tmp", "a name that only starts with proc");
 	mount_ok("/proc/meminfo", "bind", true, "/tmp", "a file lxcfs emulates");
