@@ -158,6 +158,7 @@ add_hook() {
 	run rt delete --force "$ID"
 	[ "$status" -eq 0 ]
 	[ ! -d "$CGROUP_DIR" ]
+	assert_nothing_left "$ID"
 }
 
 @test "cgroup: pause freezes the cgroup, resume thaws it" {

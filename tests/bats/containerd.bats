@@ -132,8 +132,9 @@ task_is() {
 }
 
 @test "ctr task pause/resume, metrics, kill -a, and a memory limit" {
+	# init ignores TERM (set after its child is forked, kept across exec)
 	ctrrun -d --memory-limit 67108864 "$IMAGE" kc-c5 \
-		sh -c 'sleep 1000 & trap "exit 0" TERM; while :; do sleep 0.1; done'
+		sh -c 'sleep 1000 & trap "" TERM; exec sleep 1001'
 	held_by "$RT" "$STATE" kc-c5
 	# ctr's spec mounts no cgroupfs: the limit is read from the guest side
 	pid=$(ctr tasks ls | awk '$1 == "kc-c5" { print $2 }')
@@ -149,6 +150,14 @@ task_is() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"memory.usage_in_bytes"* || "$output" == *"memory.usage"* ]]
+	# kill -a reaches every process, not init alone: TERM ends the child
+	# while init, which ignores it, runs on (KILL to init alone would end
+	# them all with the pid namespace, and prove nothing)
+	wait_for 30 pgrep -P "$pid" -f '^sleep 1000$'
+	child=$(pgrep -P "$pid" -f '^sleep 1000$')
+	ctr tasks kill -a -s TERM kc-c5
+	wait_for 60 dead "$child"
+	task_is kc-c5 RUNNING
 	ctr tasks kill -a -s KILL kc-c5
 	wait_for 60 task_is kc-c5 STOPPED
 	ctr tasks rm kc-c5

@@ -31,11 +31,14 @@ setup() {
 	requires_cgroup2
 	[ "$(stat -f -c %T /sys/fs/bpf 2>/dev/null)" = bpf_fs ] || skip "no bpffs at /sys/fs/bpf"
 	[ -x "$BPF_QUERY" ] || skip "bpf-query not built (make -C tests/unit/lib)"
+	rm -f "$PINS"/devices-* 2>/dev/null || true
 	update_config '.process.capabilities |= with_entries(.value += ["CAP_MKNOD"])'
 	set_args sleep 1000
 }
 
 teardown() {
+	# the tmpfs a test mounted over /sys/fs/bpf
+	[ ! -e "$OUT/umount-bpf" ] || umount /sys/fs/bpf
 	# a planted or loosened pin directory must not outlive its test
 	[ ! -e "$OUT/restore-mode" ] || chmod 0700 "$PINS"
 	rm -f "$PINS"/devices-* 2>/dev/null
@@ -44,7 +47,9 @@ teardown() {
 
 # start_with_rules NAME RULES-JSON: a running container NAME whose
 # linux.resources.devices is RULES-JSON and whose cgroup is
-# $CGROUP_PARENT/NAME; prints "<prog id> <tag>" of its one device filter.
+# $CGROUP_PARENT/NAME, with exactly one device filter, whose "<prog id> <tag>"
+# goes to $OUT/NAME.prog (prog_of NAME).  Called as a plain command, never in
+# $(...) or before ||, so that each check in it can fail the test.
 start_with_rules() {
 	local name=$1 dir
 	update_config --argjson r "$2" --arg p "$CGROUP_PARENT/$name" \
@@ -52,8 +57,14 @@ start_with_rules() {
 	rt_bg create --bundle "$BUNDLE" "$name"
 	rt start "$name"
 	dir=/sys/fs/cgroup$CGROUP_PARENT/$name
-	[ "$("$BPF_QUERY" cgroup "$dir" | wc -l)" -eq 1 ]
-	"$BPF_QUERY" cgroup "$dir"
+	"$BPF_QUERY" cgroup "$dir" > "$OUT/$name.prog"
+	cat "$OUT/$name.prog"
+	[ "$(wc -l < "$OUT/$name.prog")" -eq 1 ]
+}
+
+# prog_of NAME: "<prog id> <tag>" of NAME's device filter.
+prog_of() {
+	cat "$OUT/$1.prog"
 }
 
 DENY_ALL='[{"allow": false, "access": "rwm"}]'
@@ -68,8 +79,10 @@ reads_kmsg() {
 @test "devices cache: a second container with the same rules gets the pinned program, which still enforces them" {
 	local first second
 	rm -f "$PINS"/devices-*
-	first=$(start_with_rules a "$DENY_ALL")
-	second=$(start_with_rules b "$DENY_ALL")
+	start_with_rules a "$DENY_ALL"
+	first=$(prog_of a)
+	start_with_rules b "$DENY_ALL"
+	second=$(prog_of b)
 	echo "first: $first, second: $second"
 	[ -n "$first" ]
 	[ "$second" = "$first" ]
@@ -92,8 +105,10 @@ reads_kmsg() {
 
 @test "devices cache: different rules get a different program, each enforcing its own" {
 	local deny allow
-	deny=$(start_with_rules deny "$DENY_ALL")
-	allow=$(start_with_rules allow "$ALLOW_KMSG")
+	start_with_rules deny "$DENY_ALL"
+	deny=$(prog_of deny)
+	start_with_rules allow "$ALLOW_KMSG"
+	allow=$(prog_of allow)
 	echo "deny: $deny, allow: $allow"
 	[ "${allow% *}" != "${deny% *}" ]
 	[ "${allow#* }" != "${deny#* }" ]
@@ -106,13 +121,16 @@ reads_kmsg() {
 
 @test "devices cache: a pin that is not the program its name promises is not used" {
 	local deny allow planted
-	deny=$(start_with_rules deny "$DENY_ALL")
-	allow=$(start_with_rules allow "$ALLOW_KMSG")
+	start_with_rules deny "$DENY_ALL"
+	deny=$(prog_of deny)
+	start_with_rules allow "$ALLOW_KMSG"
+	allow=$(prog_of allow)
 	rt delete --force deny
 	# the permissive program, renamed to the tag of the deny-all rules
 	mv "$PINS/devices-${allow#* }" "$PINS/devices-${deny#* }"
 	[ "$("$BPF_QUERY" pin "$PINS/devices-${deny#* }")" = "$allow" ]
-	planted=$(start_with_rules again "$DENY_ALL")
+	start_with_rules again "$DENY_ALL"
+	planted=$(prog_of again)
 	echo "deny: $deny, allow: $allow, after the plant: $planted"
 	[ "${planted% *}" != "${allow% *}" ]
 	[ "${planted#* }" = "${deny#* }" ]
@@ -124,10 +142,12 @@ reads_kmsg() {
 
 @test "devices cache: a pin directory that group or others may reach is not used" {
 	local first second
-	first=$(start_with_rules a "$DENY_ALL")
+	start_with_rules a "$DENY_ALL"
+	first=$(prog_of a)
 	touch "$OUT/restore-mode"
 	chmod 0755 "$PINS"
-	second=$(start_with_rules b "$DENY_ALL")
+	start_with_rules b "$DENY_ALL"
+	second=$(prog_of b)
 	echo "first: $first, second: $second"
 	[ "${second% *}" != "${first% *}" ]
 	[ "${second#* }" = "${first#* }" ]
@@ -140,11 +160,15 @@ reads_kmsg() {
 	local first second
 	# a tmpfs over /sys/fs/bpf, with a pin directory as kcrun would make it
 	mount -t tmpfs -o mode=1777 tmpfs /sys/fs/bpf
+	touch "$OUT/umount-bpf"
 	mkdir -m 0700 /sys/fs/bpf/kcrun
-	first=$(start_with_rules a "$DENY_ALL") || { umount /sys/fs/bpf; false; }
-	second=$(start_with_rules b "$DENY_ALL") || { umount /sys/fs/bpf; false; }
+	start_with_rules a "$DENY_ALL"
+	first=$(prog_of a)
+	start_with_rules b "$DENY_ALL"
+	second=$(prog_of b)
 	run ls -A /sys/fs/bpf/kcrun
 	umount /sys/fs/bpf
+	rm "$OUT/umount-bpf"
 	[ "$output" = "" ]
 	echo "first: $first, second: $second"
 	[ "${second% *}" != "${first% *}" ]
@@ -155,7 +179,8 @@ reads_kmsg() {
 
 @test "devices cache: a second container in the same cgroup with the same rules keeps its one program" {
 	local first dir=/sys/fs/cgroup$CGROUP_PARENT/shared
-	first=$(start_with_rules shared "$DENY_ALL")
+	start_with_rules shared "$DENY_ALL"
+	first=$(prog_of shared)
 	# b joins a's cgroup (runc 1.1: a warning for a non-empty cgroup);
 	# the pinned program is attached there already and is not attached twice
 	update_config --arg p "$CGROUP_PARENT/shared" '.linux.cgroupsPath = $p'

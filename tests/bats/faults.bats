@@ -20,6 +20,11 @@ teardown() {
 	teardown_bundle
 }
 
+# init_alone_in_cgroup: $ID's cgroup holds init and nothing else.
+init_alone_in_cgroup() {
+	[ "$(cgroup_procs_of "$ID")" = "$(pid_of "$ID")" ]
+}
+
 # no_process_left: no process runs the container's `sleep TAG`.
 no_process_left() {
 	local f
@@ -96,6 +101,12 @@ cleaned_and_reusable() {
 	TAG=$((TAG + 1))
 	killed_at "exec: joined" exec "$ID" sleep "$TAG"
 	no_process_left
+	# nor a member parked in kcrun's code, or one that execs later: the
+	# container's cgroup comes back to init alone
+	wait_for 30 init_alone_in_cgroup || {
+		echo "in $ID's cgroup: $(cgroup_procs_of "$ID"), init: $(pid_of "$ID")"
+		return 1
+	}
 	[ "$(status_of "$ID")" = running ]
 	TAG=$tag
 	cleaned_and_reusable "$ID"

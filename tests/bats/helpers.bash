@@ -159,7 +159,7 @@ assert_nothing_left() {
 	fi
 	left=$(cgroup_procs_of "$id")
 	[ -z "$left" ] || { echo "processes left in a cgroup named $id: $left" >&2; ps -o pid,args 2>/dev/null | grep -wF "$left" >&2; return 1; }
-	left=$(pgrep -f -- "$id" || true)
+	left=$(procs_matching "$id")
 	[ -z "$left" ] || { echo "processes with $id on their command line: $left" >&2; return 1; }
 	left=$(find /sys/fs/cgroup -type d -name "$id" 2>/dev/null)
 	[ -z "$left" ] || { echo "cgroup left behind: $left" >&2; return 1; }
@@ -168,6 +168,22 @@ assert_nothing_left() {
 	done
 	run rt list -q
 	[[ "$output" != *"$id"* ]] || { echo "list still shows $id" >&2; return 1; }
+}
+
+# procs_matching ERE: the pids whose command line (arguments joined by
+# spaces) matches ERE, but this shell's.  Not pgrep: the small guest's
+# busybox has none, and `pgrep ... || true` there found nothing, ever.
+procs_matching() {
+	local f pid cmd
+	for f in /proc/[0-9]*/cmdline; do
+		pid=${f#/proc/}
+		pid=${pid%/cmdline}
+		{ [ "$pid" = "$$" ] || [ "$pid" = "$BASHPID" ]; } && continue
+		cmd=$(tr '\0' ' ' 2>/dev/null < "$f") || continue
+		cmd=${cmd% }
+		[[ "$cmd" =~ $1 ]] && echo "$pid"
+	done
+	return 0
 }
 
 # is_kcrun: the runtime under test is kcrun (not runc or crun).

@@ -11,6 +11,7 @@
 ! type bats_require_minimum_version >/dev/null 2>&1 || bats_require_minimum_version 1.5.0
 
 load helpers
+load engines
 
 IMAGE=localhost/busybox:latest
 RT=${PODMAN_RUNTIME:-kcrun}
@@ -36,15 +37,31 @@ pd() {
 	timeout 120 podman --runtime "$RT" "$@"
 }
 
+# holds NAME: the runtime under test holds podman's container NAME (podman
+# gives a runtime the root /run/<its name>), and for kcrun the kernel has
+# its container object: the proof that podman ran RT, not its default.
+holds() {
+	held_by "$RT" "/run/$RT" "$(podman inspect -f '{{.Id}}' "$1")"
+}
+
+# gone NAME-ID: podman's container of that id left no state and no object.
+gone() {
+	gone_from "$RT" "/run/$RT" "$1"
+}
+
 # logs_are NAME TEXT: podman logs NAME prints exactly TEXT.
 logs_are() {
 	[ "$(podman logs "$1" 2>&1)" = "$2" ]
 }
 
 @test "podman run --rm prints the output and exits 0" {
-	run pd run --rm --network none "$IMAGE" echo hi-from-podman
+	new_gate
+	gated 'holds kc-rm' pd run --rm --network none --name kc-rm -v "$GATE:/gate" "$IMAGE" \
+		sh -c "$GATE_SH" gate echo hi-from-podman
 	[ "$status" -eq 0 ]
 	[[ "$output" == *hi-from-podman* ]]
+	run podman inspect kc-rm
+	[ "$status" -ne 0 ]
 }
 
 @test "podman run: exit status and a missing command (127)" {
@@ -59,6 +76,7 @@ logs_are() {
 
 @test "podman run -d, exec, pause/unpause, top, rm -f" {
 	pd run -d --name kc-p1 --network none "$IMAGE" sleep 100
+	holds kc-p1
 	run pd exec kc-p1 echo exec-ok
 	[ "$output" = exec-ok ]
 	pd pause kc-p1
@@ -69,7 +87,7 @@ logs_are() {
 	id=$(podman inspect -f '{{.Id}}' kc-p1)
 	[ -n "$id" ]
 	pd rm -f -t 0 kc-p1
-	[ ! -e "/run/$RT/$id" ]
+	gone "$id"
 }
 
 @test "podman run -t (console socket) and exec -t" {
@@ -88,7 +106,9 @@ logs_are() {
 }
 
 @test "podman run --user and --memory" {
-	run pd run --rm --network none --user 1000 "$IMAGE" id -u
+	new_gate
+	gated 'holds kc-u' pd run --rm --network none --user 1000 --name kc-u -v "$GATE:/gate" \
+		"$IMAGE" sh -c "$GATE_SH" gate id -u
 	[ "$status" -eq 0 ]
 	[[ "$output" == *1000* ]]
 	run pd run --rm --network none --memory 64m "$IMAGE" cat /sys/fs/cgroup/memory.max
@@ -118,6 +138,7 @@ logs_are() {
 
 @test "podman exec: exit codes 3, 126 and 127; exec into a created one refused" {
 	pd run -d --name kc-ex "$IMAGE" sleep 100
+	holds kc-ex
 	run pd exec kc-ex sh -c 'exit 3'
 	[ "$status" -eq 3 ]
 	run pd exec kc-ex /etc

@@ -271,9 +271,9 @@ delegate() {
 	run --separate-stderr urt ps --format json "$ID"
 	[ "$status" -eq 0 ]
 	jq -e --argjson p "$pid" 'index($p) != null' <<< "$output"
-	run urt exec "$ID" cat /proc/self/cgroup
-	[ "$status" -eq 0 ]
-	[ -n "$output" ]
+	# a process exec'd in is in the container's cgroup, seen from outside
+	urt_bg exec -d --pid-file "$SHARED/exec.pid" "$ID" sleep 1000
+	grep -qx "$(cat "$SHARED/exec.pid")" "$dir/cgroup.procs"
 	urt kill "$ID" TERM
 	wait_for_ustatus "$ID" stopped
 	urt delete "$ID"

@@ -52,12 +52,22 @@ run_detached() {
 # which the denied device can be read.
 @test "devices: runc's minimal-transition rules are accepted and hold across updates" {
 	requires_controller pids
-	update_config '.linux.resources.devices = [{allow: false, access: "rwm"},
-			{allow: false, type: "c", major: 1, minor: 11, access: "rwa"}]
-		| .linux.devices = [{path: "/dev/kmsg", type: "c", major: 1, minor: 11}]
+	update_config '.linux.devices = [{path: "/dev/kmsg", type: "c", major: 1, minor: 11}]
 		| .process.capabilities.bounding += ["CAP_SYSLOG"]
 		| .process.capabilities.effective += ["CAP_SYSLOG"]
 		| .process.capabilities.permitted += ["CAP_SYSLOG"]'
+	# the control: with c 1:11 allowed, the same node and capabilities read
+	# the log (an empty .out below then means the rules held)
+	update_config '.linux.resources.devices = [{allow: false, access: "rwm"},
+			{allow: true, type: "c", major: 1, minor: 11, access: "r"}]'
+	set_args head -c 100 /dev/kmsg
+	run rt run --bundle "$BUNDLE" "$ID-control" </dev/null
+	echo "control: status $status, output: $output"
+	[ "$status" -eq 0 ]
+	[ -n "$output" ]
+	rt delete --force "$ID-control"
+	update_config '.linux.resources.devices = [{allow: false, access: "rwm"},
+			{allow: false, type: "c", major: 1, minor: 11, access: "rwa"}]'
 	run_detached sh -c 'while true; do head -c 100 /dev/kmsg 2>/dev/null; done'
 	for _ in $(seq 10); do
 		rt update --pids-limit 30 "$ID"
