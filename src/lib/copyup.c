@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "fileio.h"
 
 static int copy_dir(int src_fd, int dst_fd, unsigned int depth, const char *what,
 		    kc_error_t *err);
@@ -36,19 +37,24 @@ static int set_owner_mode(int fd, int dir_fd, const char *name, const struct sta
 static int copy_file(int src_dir, int dst_dir, const char *name, const char *what,
 		     kc_error_t *err)
 {
+	cleanup_close int handle = -1;
 	cleanup_close int in = -1;
 	cleanup_close int out = -1;
 	char buf[65536];
 	struct stat st;
 	ssize_t n;
 
-	in = openat(src_dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (in < 0 || fstat(in, &st) < 0)
+	/* judged on an O_PATH handle, which opens nothing, then that inode is
+	 * opened: a device node swapped in after the look is never opened */
+	handle = openat(src_dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (handle < 0 || fstat(handle, &st) < 0)
 		return kc_error_set(err, errno, "tmpcopyup `%s`: open `%s`", what, name);
-	/* replaced between the look and the open: judged on what was opened */
 	if (!S_ISREG(st.st_mode))
 		return kc_error_set(err, 0, "tmpcopyup `%s`: `%s` changed while it was copied", what,
 				    name);
+	in = kc_reopen(handle, O_RDONLY | O_NOCTTY | O_CLOEXEC);
+	if (in < 0)
+		return kc_error_set(err, errno, "tmpcopyup `%s`: open `%s`", what, name);
 	out = openat(dst_dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (out < 0)
 		return kc_error_set(err, errno, "tmpcopyup `%s`: create `%s`", what, name);

@@ -74,6 +74,14 @@ int kc_read_file_in(const char *dir, const char *file, char **content)
 	return kc_read_file(path, 0, content, NULL);
 }
 
+int kc_reopen(int handle, int flags)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", handle);
+	return open(path, flags);
+}
+
 int kc_write_file_atomic(const char *path, const char *fixed_tmp, const void *data, size_t len,
 			 mode_t mode, const char *what, kc_error_t *err)
 {

@@ -31,6 +31,11 @@ int kc_read_file_in(const char *dir, const char *file, char **content);
  * caller's directories (pid files).  Otherwise ".<name><fixed_tmp>",
  * truncated if a crashed writer left it: for kcrun's own directories
  * (state.json).  Errors name `what` and the file. */
+/* Opens the inode an O_PATH handle names, with flags (through
+ * /proc/self/fd: never the path again); -1 with errno on failure.  A file
+ * judged on its handle (fstat) is then the one opened. */
+int kc_reopen(int handle, int flags);
+
 int kc_write_file_atomic(const char *path, const char *fixed_tmp, const void *data, size_t len,
 			 mode_t mode, const char *what, kc_error_t *err);
 

@@ -26,6 +26,7 @@
 #endif
 
 #include "cleanup.h"
+#include "fileio.h"
 
 /* The path is the container's (its image may have put anything there): it
  * resolves inside dirfd as a root, to an O_PATH handle that opens nothing;
@@ -40,7 +41,6 @@ int kc_terminal_open_ptmx(int dirfd, const char *path, int *ptmx_fd, kc_error_t 
 		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
 	};
 	cleanup_close int handle = -1;
-	char reopen[64];
 	struct statfs sfs;
 	struct stat st;
 	int fd;
@@ -56,8 +56,7 @@ int kc_terminal_open_ptmx(int dirfd, const char *path, int *ptmx_fd, kc_error_t 
 		return kc_error_set(err, errno, "open ptmx `%s`", path);
 	if (sfs.f_type != DEVPTS_SUPER_MAGIC)
 		return kc_error_set(err, 0, "open ptmx `%s`: not on a devpts filesystem", path);
-	snprintf(reopen, sizeof(reopen), "/proc/self/fd/%d", handle);
-	fd = open(reopen, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	fd = kc_reopen(handle, O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return kc_error_set(err, errno, "open ptmx `%s`", path);
 	*ptmx_fd = fd;
