@@ -2,6 +2,7 @@
 /* OCI hooks: see hooks.h. */
 #include "hooks.h"
 #include "cleanup.h"
+#include "exec_handle.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -52,6 +53,13 @@ exec_hook(const struct oci_hook *hook, int exec_fd, char *const argv[], char *co
 	sigprocmask(SIG_SETMASK, &no_signals, NULL);
 	signal(SIGPIPE, SIG_DFL);
 	if (dup2(stdin_fd, STDIN_FILENO) < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+		saved_errno = errno;
+		goto fail;
+	}
+	/* The handle is close-on-exec, so that no other hook inherits it; a
+	 * #! script's interpreter opens it again as /dev/fd/N, so this one
+	 * hook keeps its own. */
+	if (exec_fd >= 0 && fcntl(exec_fd, F_SETFD, 0) < 0) {
 		saved_errno = errno;
 		goto fail;
 	}
@@ -254,12 +262,10 @@ int kc_hooks_open_executables(const struct oci_hook *hooks, size_t n, int **fds,
 	if (opened == NULL)
 		return kc_error_set(err, ENOMEM, "open hooks");
 	for (i = 0; i < n; i++) {
-		opened[i] = open(hooks[i].path, O_PATH);
+		opened[i] = kc_exec_handle_open(AT_FDCWD, hooks[i].path, "kcrun-hook", err);
 		if (opened[i] < 0) {
-			int saved_errno = errno;
-
 			kc_hooks_close_executables(opened, i);
-			return kc_error_set(err, saved_errno, "open hook #%zu `%s`", i, hooks[i].path);
+			return kc_error_wrap(err, "open hook #%zu `%s`", i, hooks[i].path);
 		}
 	}
 	*fds = opened;

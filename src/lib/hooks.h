@@ -59,8 +59,12 @@ bool kc_hooks_phase_aborts(const char *phase_name);
 int kc_hooks_run(const struct oci_hook *hooks, size_t n, const char *state_json,
 		 const char *phase_name, kc_error_t *err);
 
-/* Parent, before fork: opens every hook's path O_PATH (without O_CLOEXEC,
- * so a `#!` script can be run from it) into a malloc'ed array *fds. */
+/* Parent, before fork: opens every hook's path as a handle nobody can
+ * write through (exec_handle.h: a read-only detached bind mount of the file,
+ * or a sealed memfd copy) into a malloc'ed array *fds.  They are
+ * close-on-exec: each hook's child keeps its own handle only, for a `#!`
+ * script's interpreter, so a hook (and what it runs from the image) holds
+ * no handle on another hook's host file. */
 int kc_hooks_open_executables(const struct oci_hook *hooks, size_t n, int **fds,
 			      kc_error_t *err);
 void kc_hooks_close_executables(int *fds, size_t n);

@@ -368,8 +368,6 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 	if (ctx->hooks && ctx->hooks->create_container_len) {
 		size_t i;
 
-		for (i = 0; i < ctx->hooks->create_container_len; i++)
-			fcntl(ctx->hook_fds[i], F_SETFD, 0);
 		if (kc_hooks_run_fds(ctx->hooks->create_container, ctx->hook_fds,
 				     ctx->hooks->create_container_len, state_json,
 				     "createContainer", &err) < 0)

@@ -180,6 +180,26 @@ release_holder_and_judge() {
 	release_holder_and_judge
 }
 
+# createContainer hooks run in the container's mount namespace from
+# executables the runtime opened on the host at create.  A hook (or whatever
+# it runs from the image, by PATH) must find no handle it could reopen to
+# write a hook's host file: the CVE-2019-5736 pattern, from a hook's fds.
+@test "hooks: a createContainer hook cannot write another hook's host executable through its fds" {
+	cp "$(readlink -f "$(command -v sh)")" "$OUT/host-hook-sh"
+	cp "$OUT/host-hook-sh" "$OUT/original"
+	update_config --arg p "$OUT/host-hook-sh" --arg sh "$(command -v sh)" \
+		'.root.readonly = false | .hooks.createContainer = [
+		{path: $p, args: ["sh", "-c", "true"]},
+		{path: $sh, args: ["sh", "-c", "for f in /proc/self/fd/*; do n=${f##*/}; [ $n -gt 2 ] || continue; echo \"$n $(readlink $f)\" >> /fds; printf x >> $f 2>/dev/null; done; echo done >> /fds"]}]'
+	set_args true
+	rt_bg create --bundle "$BUNDLE" "$ID"
+	echo "the second hook's fds:"
+	cat "$BUNDLE/rootfs/fds"
+	grep -qx done "$BUNDLE/rootfs/fds"
+	cmp "$OUT/original" "$OUT/host-hook-sh"
+	! grep -q host-hook-sh "$BUNDLE/rootfs/fds"
+}
+
 # A startContainer hook runs beside init in the container, before init's
 # execve: it must find an unwritable binary.
 @test "run: a startContainer hook cannot overwrite the runtime binary through /proc/1/exe" {

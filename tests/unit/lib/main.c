@@ -8,7 +8,7 @@
  * and says by how much. */
 #include "tap.h"
 
-#define KC_UNIT_PLAN 644
+#define KC_UNIT_PLAN 652
 
 int tap_count, tap_failed;
 

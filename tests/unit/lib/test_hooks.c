@@ -2,9 +2,12 @@
 /* Host tests of hooks.c with small shell hooks. */
 #include "tap.h"
 #include "src/lib/hooks.h"
+#include "src/lib/exec_handle.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -46,6 +49,64 @@ static double seconds_since(const struct timespec *start)
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return (now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
+/* Appends a byte to PATH's file through /proc/self/fd/FD, as a process that
+ * inherited FD could; true when the byte landed (the file grew). */
+static bool wrote_through(int fd, const char *path)
+{
+	char link[64];
+	struct stat before, after;
+	int w;
+	ssize_t n = -1;
+
+	if (stat(path, &before) < 0)
+		return false;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	w = open(link, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (w >= 0) {
+		n = write(w, "x", 1);
+		close(w);
+	}
+	return n == 1 && stat(path, &after) == 0 && after.st_size == before.st_size + 1;
+}
+
+/* The unwritable handles hooks (and kcrun itself) run from. */
+static void test_exec_handles(const char *script)
+{
+	kc_error_t err = NULL;
+	char plain[256];
+	int fd, seals, flags;
+
+	fd = kc_exec_handle_open(AT_FDCWD, script, "kcrun-test", &err);
+	TAP_OK(fd >= 0, "exec handle: opened");
+	if (fd >= 0) {
+		flags = fcntl(fd, F_GETFD);
+		TAP_OK(flags >= 0 && (flags & FD_CLOEXEC), "exec handle: close-on-exec");
+		TAP_OK(!wrote_through(fd, script),
+		       "exec handle: no write reaches the file through /proc/self/fd");
+		close(fd);
+	}
+	kc_error_free(&err);
+	fd = kc_exec_handle_copy(AT_FDCWD, script, "kcrun-test", &err);
+	TAP_OK(fd >= 0, "exec handle: a sealed copy");
+	if (fd >= 0) {
+		seals = fcntl(fd, F_GET_SEALS);
+		TAP_OK(seals >= 0 && (seals & KC_EXEC_HANDLE_SEALS) == KC_EXEC_HANDLE_SEALS,
+		       "exec handle: the copy is sealed against writes and resizes");
+		TAP_OK(!wrote_through(fd, script), "exec handle: no write reaches the copy");
+		close(fd);
+	}
+	kc_error_free(&err);
+	snprintf(plain, sizeof(plain), "%s/not-executable", work_dir);
+	fd = open(plain, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		close(fd);
+	TAP_CALL_FAILS(kc_exec_handle_copy(AT_FDCWD, plain, "kcrun-test", &err), err,
+		       "is not an executable file",
+		       "exec handle: a copy of a file without x is refused, as execve would");
+	TAP_CALL_FAILS(kc_exec_handle_copy(AT_FDCWD, work_dir, "kcrun-test", &err), err,
+		       "is not an executable file", "exec handle: a directory is refused");
 }
 
 void test_hooks(void)
@@ -169,6 +230,7 @@ void test_hooks(void)
 	content = slurp("from-fd");
 	TAP_OK(content && strcmp(content, state) == 0, "hooks: state on stdin of an fd-run hook");
 	TAP_OK(access("noargs", F_OK) == 0, "hooks: #! script ran from its fd");
+	test_exec_handles(script);
 	kc_hooks_close_executables(fds, 2);
 	hooks[0] = (struct oci_hook){ .path = "/nonexistent/hook" };
 	TAP_CALL_FAILS(kc_hooks_open_executables(hooks, 1, &fds, &err), err,
