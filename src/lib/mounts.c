@@ -126,6 +126,68 @@ static int attach(int mfd, int cfd, const char *dest, kc_error_t *err)
 	return 0;
 }
 
+/* The path of what fd refers to, in the mount namespace it lies in: the
+ * kernel writes it from the dentries themselves, symlinks already resolved
+ * (a file of the container's tree reads as the container sees it). */
+static int path_of_fd(int fd, char *buf, size_t size)
+{
+	char link[64];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, buf, size - 1);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+static char *source_path(const struct kc_mount_ctx *ctx, const char *source);
+
+/* mounts[index] against the /proc rule at the path it really has in the
+ * container: DEST_FD's (the destination as it resolves, or the mount
+ * itself once attached) and the directory it lies in. */
+static int check_resolved(struct kc_mount_ctx *ctx, size_t index, const struct oci_mount *m,
+			  const struct kc_mount_opts *o, int dest_fd, int dir_fd, kc_error_t *err)
+{
+	char resolved[4096];
+	cleanup_free char *src = NULL;
+	kc_error_t why = NULL;
+
+	if (path_of_fd(dest_fd, resolved, sizeof(resolved)) < 0)
+		return kc_error_set(err, errno, "mounts[%zu]: where `%s` is in the container", index,
+				    m->destination);
+	src = o->bind ? source_path(ctx, m->source) : NULL;
+	if (kc_procfs_check_mount(index, resolved, m->type, o->bind, src, dir_fd, &why) == 0)
+		return 0;
+	kc_error_set(err, 0, "mounts[%zu].destination: \"%s\" resolves to \"%s\" in the container: %s",
+		     index, m->destination, resolved, why ? why->msg : "inside /proc");
+	kc_error_free(&why);
+	return -1;
+}
+
+/* Attaches mounts[index] at its destination, then judges where it landed
+ * (runtime review 2, 4.3).  The destination was judged before the mount,
+ * but move_mount() resolves it again, and whoever can write a directory an
+ * earlier mount shared (a volume of two containers) can swap one of its
+ * components for a symlink into /proc in between.  The kernel moves a
+ * mount into a container's tree by path only (through the container fd,
+ * not onto an fd), so the result is judged: the path the moved mount has
+ * now, and the directory it covers a name of.  A mount found inside /proc
+ * fails create, before any process of the container runs. */
+static int attach_checked(struct kc_mount_ctx *ctx, size_t index, const struct oci_mount *m,
+			  const struct kc_mount_opts *o, int mfd, kc_error_t *err)
+{
+	cleanup_close int dir_fd = -1;
+
+	if (attach(mfd, ctx->cfd, m->destination, err) < 0)
+		return -1;
+	/* ".." of a mount's root is its mountpoint's directory (a file
+	 * mount has none to open: its path alone is judged) */
+	dir_fd = openat(mfd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	return check_resolved(ctx, index, m, o, mfd, dir_fd, err);
+}
+
 /* linux.rootfsPropagation, runc's rslave by default, on the clone of the
  * rootfs (a peer of its host mount when that is shared). */
 static int rootfs_propagation(struct kc_mount_ctx *ctx, int mfd, const struct oci_spec *spec,
@@ -192,7 +254,7 @@ static char *source_path(const struct kc_mount_ctx *ctx, const char *source)
 	return path;
 }
 
-static int bind_mount(struct kc_mount_ctx *ctx, const struct oci_mount *m,
+static int bind_mount(struct kc_mount_ctx *ctx, size_t index, const struct oci_mount *m,
 		      const struct kc_mount_opts *o, kc_error_t *err)
 {
 	cleanup_close int mfd = -1;
@@ -218,7 +280,7 @@ static int bind_mount(struct kc_mount_ctx *ctx, const struct oci_mount *m,
 	if (kc_mount_opts_apply(mfd, src, o, err) < 0 ||
 	    set_bind_propagation(ctx, mfd, src, o, err) < 0)
 		goto out;
-	if (attach(mfd, ctx->cfd, m->destination, err) < 0)
+	if (attach_checked(ctx, index, m, o, mfd, err) < 0)
 		goto out;
 	ret = 0;
 out:
@@ -231,7 +293,7 @@ out:
  * when the container has no cgroup of its own.  Rootless without a cgroup,
  * a cgroup2 superblock is refused (kcrun's cgroup namespace is the host's):
  * the host's hierarchy is bound instead, as runc does on EPERM. */
-static int cgroup_mount(struct kc_mount_ctx *ctx, const struct oci_mount *m,
+static int cgroup_mount(struct kc_mount_ctx *ctx, size_t index, const struct oci_mount *m,
 			const struct kc_mount_opts *o, kc_error_t *err)
 {
 	cleanup_close int mfd = -1;
@@ -261,7 +323,7 @@ static int cgroup_mount(struct kc_mount_ctx *ctx, const struct oci_mount *m,
 		return kc_error_set(err, errno, "open_tree `%s`", path);
 	if (kc_mount_opts_apply(mfd, path, o, err) < 0)
 		return -1;
-	return attach(mfd, ctx->cfd, m->destination, err);
+	return attach_checked(ctx, index, m, o, mfd, err);
 }
 
 /* FSCONFIG_SET_CONTAINER: the superblock takes the container's namespaces.
@@ -309,7 +371,7 @@ static int fsopen_sysfs_from_own_netns(void)
  * under rootless podman's --network host) cannot have a sysfs of its own:
  * the host's /sys is bound, recursively, with the mount's flags on every
  * mount of it (runc's and crun's fallback on EPERM). */
-static int bind_host_sysfs(struct kc_mount_ctx *ctx, const struct oci_mount *m,
+static int bind_host_sysfs(struct kc_mount_ctx *ctx, size_t index, const struct oci_mount *m,
 			   const struct kc_mount_opts *o, kc_error_t *err)
 {
 	cleanup_close int mfd = -1;
@@ -322,7 +384,7 @@ static int bind_host_sysfs(struct kc_mount_ctx *ctx, const struct oci_mount *m,
 	if (kc_mount_set_attrs(mfd, "/sys", o->attr_set, 0, true, err) < 0 ||
 	    set_propagation(mfd, m->destination, o->propagation, true, err) < 0)
 		return -1;
-	return attach(mfd, ctx->cfd, m->destination, err);
+	return attach_checked(ctx, index, m, o, mfd, err);
 }
 
 /* tmpcopyup: what the image holds at dest (resolved inside the container's
@@ -347,7 +409,7 @@ static bool is_dev(const char *destination)
 	return strcmp(kc_rel_path(destination), "dev") == 0;
 }
 
-static int fs_mount(struct kc_mount_ctx *ctx, const struct oci_mount *m,
+static int fs_mount(struct kc_mount_ctx *ctx, size_t index, const struct oci_mount *m,
 		    const struct kc_mount_opts *o, kc_error_t *err)
 {
 	cleanup_close int fsfd = -1;
@@ -360,7 +422,7 @@ static int fs_mount(struct kc_mount_ctx *ctx, const struct oci_mount *m,
 		return kc_error_set(err, 0, "mount `%s`: no type (and not a bind mount)",
 				    m->destination);
 	if (strcmp(type, "cgroup") == 0 || strcmp(type, "cgroup2") == 0) {
-		int ret = cgroup_mount(ctx, m, o, err);
+		int ret = cgroup_mount(ctx, index, m, o, err);
 
 		if (ret <= 0)
 			return ret;
@@ -380,7 +442,7 @@ static int fs_mount(struct kc_mount_ctx *ctx, const struct oci_mount *m,
 		if (!sysfs_retried || *err == NULL || (*err)->errnum != EPERM)
 			return -1;
 		kc_error_free(err);
-		return bind_host_sysfs(ctx, m, o, err);
+		return bind_host_sysfs(ctx, index, m, o, err);
 	}
 	if (m->source && *m->source &&
 	    kc_fsconfig(fsfd, FSCONFIG_SET_STRING, "source", m->source, 0) < 0)
@@ -418,7 +480,7 @@ static int fs_mount(struct kc_mount_ctx *ctx, const struct oci_mount *m,
 					  false, err) < 0))
 		return -1;
 	if (set_propagation(mfd, m->destination, o->propagation, o->rec_propagation, err) < 0 ||
-	    attach(mfd, ctx->cfd, m->destination, err) < 0)
+	    attach_checked(ctx, index, m, o, mfd, err) < 0)
 		return -1;
 	return 0;
 }
@@ -441,7 +503,11 @@ static int check_proc_destination(struct kc_mount_ctx *ctx, size_t index,
 		return kc_error_set(err, 0, "mounts[%zu].destination: \"%s\" is a symlink in the "
 					    "rootfs; %s cannot be mounted there", index, m->destination,
 				    m->type);
-	return kc_procfs_check_mount(index, m->destination, m->type, o->bind, src, dest_fd, err);
+	if (kc_procfs_check_mount(index, m->destination, m->type, o->bind, src, dest_fd, err) < 0)
+		return -1;
+	/* where an existing destination resolves (an image's symlink into
+	 * /proc), before anything is made for it */
+	return dest_fd >= 0 ? check_resolved(ctx, index, m, o, dest_fd, -1, err) : 0;
 }
 
 int kc_mounts_setup(struct kc_mount_ctx *ctx, const struct oci_spec *spec, kc_error_t *err)
@@ -460,9 +526,9 @@ int kc_mounts_setup(struct kc_mount_ctx *ctx, const struct oci_spec *spec, kc_er
 			return -1;
 		}
 		if (o.bind)
-			ret = bind_mount(ctx, m, &o, err);
+			ret = bind_mount(ctx, i, m, &o, err);
 		else
-			ret = fs_mount(ctx, m, &o, err);
+			ret = fs_mount(ctx, i, m, &o, err);
 		if (ret == 0 && !o.bind && strcmp(kc_rel_path(m->destination), "dev") == 0)
 			ctx->dev_is_tmpfs = true;
 		kc_mount_opts_release(&o);

@@ -345,6 +345,35 @@ release_holder_and_judge() {
 	[[ "$output" == *"inside /proc"* ]]
 }
 
+# runtime review 2, 4.3: the destination was judged as written (or where it
+# resolved before its mountpoint was made) while the mount resolved it again.
+# Here an image symlink leads /vol into /proc/sys, and a mount placed before
+# the proc mount in mounts[] found the image's own /proc/sys (no procfs there
+# yet): before the mountpoint exists the check saw only "/vol/kernel", and
+# with the image's directory present it saw a directory on the rootfs.  The
+# mount landed on /proc/sys/kernel both times (a race on a shared volume does
+# the same).  runc resolves the destination in the rootfs and refuses both.
+@test "a mount whose destination resolves into /proc through the image is refused where it lands" {
+	mkdir -p "$OUT/fakesys" "$BUNDLE/rootfs/proc/sys"
+	ln -s /proc/sys "$BUNDLE/rootfs/vol"
+	update_config --arg s "$OUT/fakesys" \
+		'.mounts = [{"destination": "/vol/kernel", "type": "bind", "source": $s, "options": ["rbind"]}] + .mounts'
+	set_args true
+	# the mountpoint does not exist yet: it is made through the symlink
+	run rt run --bundle "$BUNDLE" "$ID"
+	echo "$output"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"inside /proc"* ]]
+	assert_nothing_left "$ID"
+	# the image has the directory: it resolves there before anything is made
+	mkdir -p "$BUNDLE/rootfs/proc/sys/kernel"
+	run rt run --bundle "$BUNDLE" "$ID"
+	echo "$output"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"inside /proc"* ]]
+	assert_nothing_left "$ID"
+}
+
 @test "a config without linux is an error or runs, never a crash" {
 	# (without hostname too: a hostname needs a UTS namespace, checked first)
 	update_config 'del(.linux) | del(.hostname)'
