@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/mount.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,10 +14,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "cleanup.h"
 #include "creds.h"
 #include "fileio.h"
 #include "hook_view.h"
 #include "hooks.h"
+#include "kcontainer.h"
 #include "mounts.h"
 #include "procattrs.h"
 #include "procfs.h"
@@ -194,30 +197,62 @@ static char **build_env(struct kc_init_ctx *ctx)
 	return env;
 }
 
+/* A procfs of init's own, never attached anywhere: its pid namespace is
+ * the container's (init's), so "self" is init. */
+static int private_procfs(void)
+{
+	cleanup_close int fsfd = kc_fsopen("proc", FSOPEN_CLOEXEC);
+
+	if (fsfd < 0 || kc_fsconfig(fsfd, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+		return -1;
+	return kc_fsmount(fsfd, FSMOUNT_CLOEXEC,
+			  MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+}
+
+/* The container's /proc is a procfs, and PATH is there. */
+static bool procfs_at_proc_has(const char *path)
+{
+	cleanup_close int proc_dir = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	return proc_dir >= 0 && kc_fd_on_procfs(proc_dir) &&
+	       faccessat(proc_dir, path, F_OK, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
 /* The state directory is a host directory: init must not hold it while it
  * runs in the container (process.cwd = /proc/self/fd/N would reach the
- * host's tree through it, CVE-2024-21626).  Init keeps an O_PATH fd of the
- * exec fifo alone, which is no directory, and reopens it through
- * /proc/self/fd when it parks.  A container without /proc keeps the
- * directory fd (it has no /proc/self/fd to abuse it with). */
+ * host's tree through it, CVE-2024-21626; so would a procfs a process of
+ * the container mounts itself, with CAP_SYS_PTRACE).  Init keeps an O_PATH
+ * fd of the exec fifo alone, which is no directory, and reopens it through
+ * /proc/self/fd when it parks, or, in a container without a procfs at /proc
+ * (a config's tmpfs there), through a procfs of its own.  Only where it
+ * cannot make one (a user namespace whose /proc is covered: the kernel
+ * refuses a procfs less masked than the one it has) does it keep the
+ * directory, and there no process of the container has CAP_SYS_PTRACE over
+ * init, whose creds are the host's user namespace's. */
 static void hold_exec_fifo(struct kc_init_ctx *ctx)
 {
 	char path[64];
-	int fd;
+	int fd, proc_fd = -1;
 
 	if (ctx->state_dir_fd < 0)
 		return;
 	fd = openat(ctx->state_dir_fd, KC_EXEC_FIFO, O_PATH | O_CLOEXEC);
 	if (fd < 0)
 		init_fail(ctx, errno, "open exec fifo");
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	if (faccessat(AT_FDCWD, path, F_OK, AT_SYMLINK_NOFOLLOW) < 0) {
-		close(fd);
-		return;
+	snprintf(path, sizeof(path), "self/fd/%d", fd);
+	if (!procfs_at_proc_has(path)) {
+		proc_fd = private_procfs();
+		if (proc_fd < 0 || faccessat(proc_fd, path, F_OK, AT_SYMLINK_NOFOLLOW) < 0) {
+			if (proc_fd >= 0)
+				close(proc_fd);
+			close(fd);
+			return;
+		}
 	}
 	close(ctx->state_dir_fd);
 	ctx->state_dir_fd = -1;
 	ctx->exec_fifo_fd = fd;
+	ctx->fifo_proc_fd = proc_fd;
 }
 
 static void wait_exec_fifo(struct kc_init_ctx *ctx)
@@ -227,8 +262,10 @@ static void wait_exec_fifo(struct kc_init_ctx *ctx)
 
 	/* Blocks until `kcrun start` opens the fifo for reading. */
 	if (ctx->exec_fifo_fd >= 0) {
-		snprintf(path, sizeof(path), "/proc/self/fd/%d", ctx->exec_fifo_fd);
-		fd = open(path, O_WRONLY | O_CLOEXEC);
+		snprintf(path, sizeof(path), "%sself/fd/%d", ctx->fifo_proc_fd >= 0 ? "" : "/proc/",
+			 ctx->exec_fifo_fd);
+		fd = openat(ctx->fifo_proc_fd >= 0 ? ctx->fifo_proc_fd : AT_FDCWD, path,
+			    O_WRONLY | O_CLOEXEC);
 	} else {
 		fd = openat(ctx->state_dir_fd, KC_EXEC_FIFO, O_WRONLY | O_CLOEXEC);
 	}
@@ -241,6 +278,8 @@ static void wait_exec_fifo(struct kc_init_ctx *ctx)
 	close(fd);
 	if (ctx->exec_fifo_fd >= 0)
 		close(ctx->exec_fifo_fd);
+	if (ctx->fifo_proc_fd >= 0)
+		close(ctx->fifo_proc_fd);
 	if (ctx->state_dir_fd >= 0)
 		close(ctx->state_dir_fd);
 }
@@ -281,7 +320,7 @@ static void close_unneeded_fds(struct kc_init_ctx *ctx)
 	size_t n_hooks = ctx->hooks && ctx->hook_fds ? ctx->hooks->create_container_len : 0;
 	size_t n = 0, i;
 	unsigned int low = 3 + (unsigned int)ctx->preserve_fds;
-	int *keep = malloc((6 + n_hooks) * sizeof(*keep));
+	int *keep = malloc((7 + n_hooks) * sizeof(*keep));
 
 	if (keep == NULL)
 		init_fail(ctx, ENOMEM, "close the runtime's fds");
@@ -289,6 +328,7 @@ static void close_unneeded_fds(struct kc_init_ctx *ctx)
 	keep[n++] = ctx->report_fd;
 	keep[n++] = ctx->state_dir_fd;
 	keep[n++] = ctx->exec_fifo_fd;
+	keep[n++] = ctx->fifo_proc_fd;
 	keep[n++] = ctx->pty_slave_fd;
 	keep[n++] = ctx->hook_view_fd;
 	for (i = 0; i < n_hooks; i++)
@@ -330,6 +370,7 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 	if (setsid() < 0 && errno != EPERM)
 		init_fail(ctx, errno, "setsid");
 	ctx->exec_fifo_fd = -1;
+	ctx->fifo_proc_fd = -1;
 	hold_exec_fifo(ctx);
 	close_unneeded_fds(ctx);
 	/* What init still holds goes at execve: only stdio and --preserve-fds

@@ -21,6 +21,9 @@ struct kc_init_ctx {
 	int report_fd;         /* init writes "R" (ready) or "E<message>" */
 	int state_dir_fd;      /* <root>/<id>, for exec.fifo; -1: exec at once */
 	int exec_fifo_fd;      /* set by init itself: O_PATH fd of exec.fifo */
+	int fifo_proc_fd;      /* set by init itself: the procfs it reopens the
+				* fifo through when the container has none at
+				* /proc (a detached one of its own); -1: /proc */
 	int pty_slave_fd;      /* process.terminal: the slave; -1 otherwise */
 	int preserve_fds;      /* fds 3 .. 3+N-1 stay open across exec */
 	scmp_filter_ctx seccomp;

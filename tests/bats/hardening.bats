@@ -128,6 +128,31 @@ wait_for_file() {
 	[ "$fds" -ge 3 ]
 }
 
+# runtime review 2, 4.8: without a procfs at /proc (a config tmpfs there),
+# the parked init kept the host's state directory open (it reopens the exec
+# fifo through /proc/self/fd, which it had not); a process exec'd with
+# CAP_SYS_ADMIN mounts a procfs of its own and, with CAP_SYS_PTRACE, walks
+# from init's fd up into the host.
+@test "a created container without /proc: init holds nothing a procfs mounted inside reaches the host with" {
+	update_config '.mounts |= map(if .destination == "/proc"
+			then {destination: "/proc", type: "tmpfs", source: "tmpfs", options: ["nosuid", "nodev"]}
+			else . end)
+		| .linux.maskedPaths = [] | .linux.readonlyPaths = []'
+	set_args sleep 1000
+	rt_bg create --bundle "$BUNDLE" "$ID"
+	run rt exec --cap CAP_SYS_PTRACE --cap CAP_SYS_ADMIN "$ID" sh -c "mkdir /proc/p && mount -t proc proc /proc/p || echo nomount; n=0; for f in /proc/p/1/fd/*; do [ -e \"\$f\" ] && n=\$((n + 1)); done; echo fds=\$n; for f in /proc/p/1/fd/*; do cat \"\$f/../../../../..$MARKER\" \"\$f/../..$MARKER\" \"\$f/../../..$MARKER\" \"\$f$MARKER\"; ls \"\$f/\"; done 2>/dev/null; echo done"
+	echo "$output"
+	no_host_secret
+	[[ "$output" != *nomount* ]]
+	[[ "$output" != *state.json* ]]
+	[[ "$output" == *done* ]]
+	fds=$(sed -n 's/^fds=//p' <<< "$output")
+	[ "$fds" -ge 3 ]
+	# and start still finds the exec fifo
+	rt start "$ID"
+	wait_for_status "$ID" running
+}
+
 # copy_runtime: $COPY, a copy of the runtime to run the test with, so that a
 # failure corrupts the copy only; $COPY_SUM, its checksum.
 copy_runtime() {
