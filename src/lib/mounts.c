@@ -326,19 +326,36 @@ static int cgroup_mount(struct kc_mount_ctx *ctx, size_t index, const struct oci
 	return attach_checked(ctx, index, m, o, mfd, err);
 }
 
+/* The filesystems whose superblock shows a namespace of the container
+ * (patch 0012's set_container op): in kcrun's namespaces, a procfs would
+ * show the host's pid namespace, a sysfs its network namespace. */
+static bool shows_container_namespaces(const char *type)
+{
+	static const char *const types[] = { "proc", "sysfs", "mqueue", "tmpfs", "ramfs" };
+	size_t i;
+
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (strcmp(type, types[i]) == 0)
+			return true;
+	return false;
+}
+
 /* FSCONFIG_SET_CONTAINER: the superblock takes the container's namespaces.
- * A kernel whose series does not have it yet (EOPNOTSUPP) gets a superblock
- * in kcrun's namespaces: logged, not fatal, so the rest can be exercised. */
-static int set_container(int fsfd, int cfd, const char *dest, kc_error_t *err)
+ * Only a filesystem without the op (EOPNOTSUPP: devpts, which has no
+ * fs_context in 6.1, cgroup2) gets a superblock in kcrun's namespaces,
+ * logged.  Any other failure, or EOPNOTSUPP from a filesystem that should
+ * take the container's namespaces, fails create: falling back would give
+ * the container the host's (runtime review 2, 4.8). */
+static int set_container(int fsfd, int cfd, const char *type, const char *dest, kc_error_t *err)
 {
 	if (kc_fsconfig(fsfd, FSCONFIG_SET_CONTAINER, NULL, NULL, cfd) == 0)
 		return 0;
-	if (errno == EOPNOTSUPP || errno == EINVAL) {
-		kc_log_debug("fsconfig SET_CONTAINER for `%s`: %s (kernel without it: superblock "
-			     "in the runtime's namespaces)", dest, strerror(errno));
+	if (errno == EOPNOTSUPP && !shows_container_namespaces(type)) {
+		kc_log_debug("fsconfig SET_CONTAINER for `%s` (%s): %s: superblock in the "
+			     "runtime's namespaces", dest, type, strerror(errno));
 		return 0;
 	}
-	return kc_error_set(err, errno, "fsconfig SET_CONTAINER for `%s`", dest);
+	return kc_error_set(err, errno, "fsconfig SET_CONTAINER for `%s` (%s)", dest, type);
 }
 
 /* sysfs_init_fs_context() wants CAP_SYS_ADMIN over the owner of the
@@ -438,7 +455,7 @@ static int fs_mount(struct kc_mount_ctx *ctx, size_t index, const struct oci_mou
 	}
 	if (fsfd < 0)
 		return kc_error_set(err, errno, "fsopen `%s` for `%s`", type, m->destination);
-	if (set_container(fsfd, ctx->cfd, m->destination, err) < 0) {
+	if (set_container(fsfd, ctx->cfd, type, m->destination, err) < 0) {
 		if (!sysfs_retried || *err == NULL || (*err)->errnum != EPERM)
 			return -1;
 		kc_error_free(err);
@@ -553,7 +570,7 @@ static int mask_path(struct kc_mount_ctx *ctx, const char *path, kc_error_t *err
 	}
 	if (S_ISDIR(st.st_mode)) {
 		fsfd = kc_fsopen("tmpfs", FSOPEN_CLOEXEC);
-		if (fsfd < 0 || set_container(fsfd, ctx->cfd, path, err) < 0 ||
+		if (fsfd < 0 || set_container(fsfd, ctx->cfd, "tmpfs", path, err) < 0 ||
 		    kc_fsconfig(fsfd, FSCONFIG_SET_STRING, "size", "0", 0) < 0 ||
 		    kc_fsconfig(fsfd, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
 			return kc_error_set(err, errno, "maskedPaths: tmpfs for `%s`", path);
