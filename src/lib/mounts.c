@@ -555,19 +555,41 @@ int kc_mounts_setup(struct kc_mount_ctx *ctx, const struct oci_spec *spec, kc_er
 	return 0;
 }
 
+/* PATH of linux.maskedPaths or readonlyPaths as it resolves in the
+ * container (an image's symlinks followed, inside its root, as runc's
+ * mount(2) inside the container follows them): its path in *resolved and,
+ * when st is not NULL, what it is.  1 when found, 0 when it does not exist
+ * (skipped, as runc does), -1 with *err set on another error. */
+static int resolve_listed_path(struct kc_mount_ctx *ctx, const char *list, const char *path,
+			       char *resolved, size_t size, struct stat *st, kc_error_t *err)
+{
+	cleanup_close int fd = openat(ctx->cfd, kc_rel_path(path), O_PATH | O_CLOEXEC);
+
+	if (fd < 0) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			return 0;
+		return kc_error_set(err, errno, "%s: open `%s`", list, path);
+	}
+	if (path_of_fd(fd, resolved, size) < 0)
+		return kc_error_set(err, errno, "%s: where `%s` is in the container", list, path);
+	if (st && fstat(fd, st) < 0)
+		return kc_error_set(err, errno, "%s: stat `%s`", list, path);
+	return 1;
+}
+
 /* linux.maskedPaths: /dev/null over a file, a read-only empty tmpfs over a
  * directory; paths that don't exist are skipped (as runc does). */
 static int mask_path(struct kc_mount_ctx *ctx, const char *path, kc_error_t *err)
 {
 	cleanup_close int fsfd = -1;
 	cleanup_close int mfd = -1;
+	char resolved[4096];
 	struct stat st;
+	int found = resolve_listed_path(ctx, "maskedPaths", path, resolved, sizeof(resolved), &st,
+					err);
 
-	if (fstatat(ctx->cfd, kc_rel_path(path), &st, 0) < 0) {
-		if (errno == ENOENT || errno == ENOTDIR)
-			return 0;
-		return kc_error_set(err, errno, "maskedPaths: stat `%s`", path);
-	}
+	if (found <= 0)
+		return found;
 	if (S_ISDIR(st.st_mode)) {
 		fsfd = kc_fsopen("tmpfs", FSOPEN_CLOEXEC);
 		if (fsfd < 0 || set_container(fsfd, ctx->cfd, "tmpfs", path, err) < 0 ||
@@ -580,7 +602,7 @@ static int mask_path(struct kc_mount_ctx *ctx, const char *path, kc_error_t *err
 	}
 	if (mfd < 0)
 		return kc_error_set(err, errno, "maskedPaths: mount for `%s`", path);
-	if (attach(mfd, ctx->cfd, path, err) < 0)
+	if (attach(mfd, ctx->cfd, resolved, err) < 0)
 		return kc_error_wrap(err, "maskedPaths");
 	return 0;
 }
@@ -590,12 +612,17 @@ static int mask_path(struct kc_mount_ctx *ctx, const char *path, kc_error_t *err
 static int readonly_path(struct kc_mount_ctx *ctx, const char *path, kc_error_t *err)
 {
 	cleanup_close int mfd = -1;
+	char resolved[4096];
+	int found = resolve_listed_path(ctx, "readonlyPaths", path, resolved, sizeof(resolved),
+					NULL, err);
 
-	mfd = kc_open_tree(ctx->cfd, kc_rel_path(path),
+	if (found <= 0)
+		return found;
+	/* through the container fd: a plain fd of the container's tree is
+	 * another namespace's mount, which open_tree() does not clone */
+	mfd = kc_open_tree(ctx->cfd, kc_rel_path(resolved),
 			   OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
 	if (mfd < 0) {
-		if (errno == ENOENT || errno == ENOTDIR)
-			return 0;
 		if (errno == EINVAL) {
 			const char **p = realloc(ctx->deferred_readonly,
 						 (ctx->deferred_readonly_len + 1) * sizeof(*p));
@@ -610,7 +637,7 @@ static int readonly_path(struct kc_mount_ctx *ctx, const char *path, kc_error_t 
 	}
 	if (kc_mount_set_attrs(mfd, path, MOUNT_ATTR_RDONLY, 0, true, err) < 0)
 		return kc_error_wrap(err, "readonlyPaths");
-	if (attach(mfd, ctx->cfd, path, err) < 0)
+	if (attach(mfd, ctx->cfd, resolved, err) < 0)
 		return kc_error_wrap(err, "readonlyPaths");
 	return 0;
 }

@@ -410,6 +410,27 @@ root_propagation() {
 	[ "${lines[1]}" = 0 ]
 }
 
+# runtime review 2, 4.8: an image's symlink at a masked or read-only path
+# leads to what is masked or made read-only, as runc's mount(2) inside the
+# container follows it; kcrun masked the link itself (a file) or failed
+# create (a directory).
+@test "linux.maskedPaths and readonlyPaths through an image's symlinks reach their targets" {
+	mkdir -p "$BUNDLE/rootfs/data" "$BUNDLE/rootfs/rodata"
+	echo s > "$BUNDLE/rootfs/data/s"
+	echo s > "$BUNDLE/rootfs/f.txt"
+	ln -s /data "$BUNDLE/rootfs/dlink"
+	ln -s f.txt "$BUNDLE/rootfs/flink"
+	ln -s /rodata "$BUNDLE/rootfs/rolink"
+	update_config '.root.readonly = false
+		| .linux.maskedPaths = ["/dlink", "/flink"] | .linux.readonlyPaths = ["/rolink"]'
+	run_in_container sh -c 'ls /data | wc -l; wc -c < /f.txt; touch /rodata/x 2>/dev/null || echo ro'
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = 0 ]
+	[ "${lines[1]}" = 0 ]
+	[ "${lines[2]}" = ro ]
+}
+
 @test "linux.readonlyPaths: writes fail there, not elsewhere" {
 	mkdir -p "$BUNDLE/rootfs/ro-dir"
 	update_config '.linux.readonlyPaths = ["/ro-dir", "/proc/sys"]'
