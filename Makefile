@@ -16,7 +16,7 @@ MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 DESTDIR ?=
 
-.PHONY: all deps deps-runtime kernel selftests runtime build-runtime images guest debian demo \
+.PHONY: all deps deps-runtime kernel selftests runtime build-runtime images guest debian deb kernel-deb demo \
 	check check-debug check-series unit fuzz bench profile shell install uninstall clean
 
 all: runtime
@@ -57,8 +57,18 @@ uninstall:
 images: deps
 	@images/build
 
-guest: runtime images selftests
+guest: runtime images selftests deb
 	@vm/build-guest
+
+# The Debian package (debian/, dpkg-buildpackage) in $(KCRUN_CACHE)/deb: the
+# Debian guest installs it with dpkg -i and its engines run that binary.
+deb: deps
+	@contrib/build-deb
+
+# The patched kernel as Debian packages (bindeb-pkg) in
+# $(KCRUN_CACHE)/deb-kernel, to boot in a VM of one's own; never installed here.
+kernel-deb: kernel
+	@kernel/build-deb
 
 # The full Debian guest (podman, conmon): built once, reused afterwards.
 debian: deps
@@ -72,12 +82,12 @@ unit: runtime
 	@$(MAKE) -s -C oci-spec test
 	@$(MAKE) -s -C tests/unit/lib test
 
-check: kernel guest debian
+check: kernel guest debian kernel-deb
 	@tests/run-all
 
 # Every guest suite on the debug kernel (KASAN, lockdep, kmemleak), strict:
 # a kernel report fails the run.  The engine suites need the Debian guest.
-DEBIAN_SUITES := podman.bats podman-rootless.bats engine-network.bats docker.bats containerd.bats
+DEBIAN_SUITES := debian-package.bats cri.bats podman.bats podman-rootless.bats engine-network.bats docker.bats containerd.bats
 check-debug: deps
 	@$(MAKE) -s kernel DEBUG=1
 	@$(MAKE) -s guest

@@ -27,21 +27,28 @@ stop_daemon() {
 	rm -f "$BATS_FILE_TMPDIR/$1.pid"
 }
 
-# docker_archive IN OUT TAG: the oci-archive IN (images/build, skopeo) as a
-# `docker save` archive OUT: Docker 20.10 loads only those (a manifest.json
-# naming the config and the layers), containerd imports both.  The blobs
-# keep their OCI paths; Docker and containerd decompress the gzip layers.
+# docker_archive IN OUT TAG [JQ]: the oci-archive IN (images/build, skopeo)
+# as a `docker save` archive OUT: Docker 20.10 loads only those (a
+# manifest.json naming the config and the layers), containerd imports both.
+# The blobs keep their OCI paths; Docker and containerd decompress the gzip
+# layers.  JQ, if given, rewrites the image's config (its Entrypoint, say):
+# the archive names the config by path, the importer digests it.
 docker_archive() {
-	local in=$1 out=$2 tag=$3 dir manifest config layers
+	local in=$1 out=$2 tag=$3 edit=${4:-} dir manifest config layers
 	dir=$(mktemp -d "${BATS_FILE_TMPDIR:-/tmp}/oci.XXXXXX")
 	tar -xf "$in" -C "$dir"
 	manifest=$(jq -r '.manifests[0].digest | sub("^sha256:"; "")' "$dir/index.json")
 	config=$(jq -r '.config.digest | sub("^sha256:"; "blobs/sha256/")' "$dir/blobs/sha256/$manifest")
+	if [ -n "$edit" ]; then
+		jq -c "$edit" "$dir/$config" > "$dir/config.json"
+		rm -f "$dir/$config"
+		config=config.json
+	fi
 	layers=$(jq -c '[.layers[].digest | sub("^sha256:"; "blobs/sha256/")]' "$dir/blobs/sha256/$manifest")
 	jq -n --arg c "$config" --argjson l "$layers" --arg t "$tag" \
 		'[{Config: $c, RepoTags: [$t], Layers: $l}]' > "$dir/manifest.json"
 	rm -f "$dir/index.json" "$dir/oci-layout" "$dir/blobs/sha256/$manifest"
-	tar -cf "$out" -C "$dir" manifest.json blobs
+	tar -cf "$out" -C "$dir" manifest.json blobs $([ -z "$edit" ] || echo config.json)
 	rm -rf "$dir"
 }
 

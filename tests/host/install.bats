@@ -66,3 +66,46 @@ complete_words() {
 		echo "$output" | grep -qx "$c"
 	done
 }
+
+@test "the Debian package (contrib/build-deb) holds what make install lays out, under /usr" {
+	command -v dpkg-deb >/dev/null || skip "no dpkg-deb on this machine"
+	local deb
+	deb=$(ls "${KCRUN_CACHE:-/var/cache/kcrun}"/deb/kcrun_*_amd64.deb 2>/dev/null | head -1)
+	[ -n "$deb" ] || { echo "no package in ${KCRUN_CACHE:-/var/cache/kcrun}/deb: make deb" >&2; return 1; }
+	run dpkg-deb -c "$deb"
+	[ "$status" -eq 0 ]
+	local f
+	for f in ./usr/bin/kcrun ./usr/share/man/man8/kcrun.8.gz \
+		./usr/share/bash-completion/completions/kcrun ./usr/share/doc/kcrun/copyright; do
+		awk '{ print $6 }' <<< "$output" | grep -qxF "$f" || { echo "$deb lacks $f" >&2; return 1; }
+	done
+	[ "$(dpkg-deb -f "$deb" Package)" = kcrun ]
+	[ "$(dpkg-deb -f "$deb" Version)" = "$(dpkg-parsechangelog -l "$TOP/debian/changelog" -S Version)" ]
+	[[ "$(dpkg-deb -f "$deb" Depends)" == *libseccomp2*libyajl2* ]]
+}
+
+@test "the patched kernel as Debian packages (make kernel-deb): the image is the kernel the guest boots" {
+	command -v dpkg-deb >/dev/null || skip "no dpkg-deb on this machine"
+	local cache=${KCRUN_CACHE:-/var/cache/kcrun} deb release
+	deb=$(ls "$cache"/deb-kernel/linux-image-*_amd64.deb 2>/dev/null | head -1)
+	[ -n "$deb" ] || { echo "no kernel package in $cache/deb-kernel: make kernel-deb" >&2; return 1; }
+	# the release the guest's bzImage reports ("version 6.1.N-kcrun (...")
+	release=$(file -b "$cache/bzImage-default" | sed -n 's/.*version \([^ ]*\) .*/\1/p')
+	[ -n "$release" ]
+	[ "$(dpkg-deb -f "$deb" Package)" = "linux-image-$release" ]
+	run dpkg-deb -c "$deb"
+	[ "$status" -eq 0 ]
+	awk '{ print $6 }' <<< "$output" | grep -qxF "./boot/vmlinuz-$release"
+	awk '{ print $6 }' <<< "$output" | grep -qxF "./boot/config-$release"
+	# the config it was built from has the container objects
+	local dir
+	dir=$(mktemp -d "${TMPDIR:-/tmp}/kcrun-kdeb.XXXXXX")
+	dpkg-deb -x "$deb" "$dir"
+	run grep -x 'CONFIG_CONTAINERS=y' "$dir/boot/config-$release"
+	rm -rf "$dir"
+	[ "$status" -eq 0 ]
+	# the UAPI headers, with the container calls, for building against them
+	run dpkg-deb -c "$(ls "$cache"/deb-kernel/linux-libc-dev_*_amd64.deb)"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"./usr/include/linux/container.h"* ]]
+}
