@@ -325,25 +325,10 @@ int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_er
 		if (apply_cli(o, p, err) < 0)
 			goto out;
 	}
-	if (p->terminal) {
-		char ptmx[64];
-
-		if (o->console_socket == NULL && o->detach) {
-			kc_error_set(err, 0, "cannot allocate tty if kcrun will detach without "
-					     "setting console socket");
-			goto out;
-		}
-		cleanup_close int root_fd = -1;
-
-		/* resolved inside init's root, not through our own */
-		snprintf(ptmx, sizeof(ptmx), "/proc/%d/root", (int)st.pid);
-		root_fd = open(ptmx, O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (root_fd < 0) {
-			kc_error_set(err, errno, "open %s", ptmx);
-			goto out;
-		}
-		if (kc_terminal_setup(root_fd, p, o->console_socket, &master, &slave, err) < 0)
-			goto out;
+	if (p->terminal && o->console_socket == NULL && o->detach) {
+		kc_error_set(err, 0, "cannot allocate tty if kcrun will detach without "
+				     "setting console socket");
+		goto out;
 	}
 	if (spec->linux_ && spec->linux_->seccomp &&
 	    kc_seccomp_build(spec->linux_->seccomp, &seccomp, err) < 0)
@@ -356,6 +341,12 @@ int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_er
 		goto out;
 	cfd = kc_container_open_by_name(o->id, err);
 	if (cfd < 0)
+		goto out;
+	/* The pty of exec -t, resolved in the container's root through the
+	 * container fd: not through /proc/<init pid>/root, which names another
+	 * process's root once init's pid is reused (runtime review 2, 4.8). */
+	if (p->terminal &&
+	    kc_terminal_setup(cfd, p, o->console_socket, &master, &slave, err) < 0)
 		goto out;
 
 	/* A member of the container (docs/kernel-api.md): init's namespaces,
