@@ -75,9 +75,8 @@ now_ms() {
 	run rt list -q
 	[ "$status" -eq 0 ]
 	[ -z "$output" ]
-	local i
-	for i in $(seq "$N"); do
-		assert_nothing_left "$ID-$i"
-	done
+	local i ids=()
+	for i in $(seq "$N"); do ids+=("$ID-$i"); done
+	assert_nothing_left_of "${ids[@]}"
 	echo "# $RUNTIME, $N containers: create+start $((t1 - t0)) ms, list $((t2 - t1)) ms, kill $((t3 - t2)) ms, delete $((t4 - t3)) ms, failures 0" >&3
 }
