@@ -168,11 +168,13 @@ static const char *op_name(int i)
  * prints it (4 spaces, trailing newline). */
 int oci_features_to_json(char **out)
 {
-	return oci_features_to_json_annotated(NULL, out);
+	return oci_features_to_json_host(NULL, out);
 }
 
-int oci_features_to_json_annotated(const struct oci_map *extra, char **out)
+int oci_features_to_json_host(const struct oci_features_host *host, char **out)
 {
+	const struct oci_map *extra = host ? host->annotations : NULL;
+	bool systemd = host && host->systemd;
 	/* the closed sets of names.c, filtered to what `features` lists */
 	const char *names[128];
 	struct gen gen;
@@ -204,9 +206,9 @@ int oci_features_to_json_annotated(const struct oci_map *extra, char **out)
 	oci_gen_key(&gen, "v2");
 	oci_gen_bool(&gen, true);
 	oci_gen_key(&gen, "systemd");
-	oci_gen_bool(&gen, false);
+	oci_gen_bool(&gen, systemd);
 	oci_gen_key(&gen, "systemdUser");
-	oci_gen_bool(&gen, false);
+	oci_gen_bool(&gen, systemd);
 	oci_gen_key(&gen, "rdma");
 	oci_gen_bool(&gen, false);
 	oci_gen_map_close(&gen);

@@ -625,9 +625,14 @@ int oci_state_to_json(const struct oci_state *state, char **out);
 int oci_state_to_hook_json(const struct oci_state *state, char **out);
 /* `runc features` format. */
 int oci_features_to_json(char **out);
-/* The same with more "annotations" (the runtime's probes of the running
- * kernel: org.kcrun.keys.*) after kcrun's own; extra may be NULL. */
-int oci_features_to_json_annotated(const struct oci_map *extra, char **out);
+/* What the runtime binary and the running kernel add to it (NULL: nothing):
+ * the systemd cgroup driver when the build has it, and more "annotations"
+ * (probes of the kernel: org.kcrun.keys.*) after kcrun's own. */
+struct oci_features_host {
+	bool systemd;      /* cgroup.systemd and cgroup.systemdUser */
+	const struct oci_map *annotations;
+};
+int oci_features_to_json_host(const struct oci_features_host *host, char **out);
 /* Exactly what `runc spec` [--rootless] writes to config.json. */
 int oci_spec_default_json(bool rootless, char **out);
 /* config.json for a spec, as runc would write it: Go field order, empty

@@ -77,7 +77,7 @@ int kc_cli_parse_opts(const struct kc_command *cmd, struct kc_opt *opts, int arg
 const struct kc_command *kc_cli_find_command(const char *name);
 
 /* What create and run take from the global flags and the environment:
- * --systemd-cgroup / --cgroup-manager systemd refused (1, printed),
+ * --systemd-cgroup / --cgroup-manager systemd (the systemd driver),
  * --cgroup-manager disabled, $LISTEN_FDS (systemd socket activation: fds
  * preserved besides --preserve-fds).  0, or 1 after printing the error. */
 struct kc_create_opts;

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "lib/container.h"
 #include "lib/log.h"
+#include "lib/systemd_scope.h"
 
 /* systemd socket activation: $LISTEN_FDS fds after stdio pass through too,
  * only when $LISTEN_PID names this process (sd_listen_fds(3)): variables
@@ -35,15 +36,16 @@ int kc_cli_create_opts(const struct kc_global *g, const char *id, bool no_new_ke
 {
 	kc_error_t err = NULL;
 
-	if (g->systemd_cgroup || (g->cgroup_manager && strcmp(g->cgroup_manager, "systemd") == 0)) {
-		kc_error_set(&err, 0, "systemd cgroup management is not supported by kcrun "
-				      "(use the cgroupfs manager)");
-		return kc_cli_fail(&err);
-	}
 	o->id = id;
 	o->no_new_keyring = no_new_keyring;
 	o->preserve_fds += listen_fds();
 	o->no_cgroup = g->cgroup_manager && strcmp(g->cgroup_manager, "disabled") == 0;
+	o->systemd_cgroup = !o->no_cgroup &&
+			    (g->systemd_cgroup || (g->cgroup_manager &&
+						   strcmp(g->cgroup_manager, "systemd") == 0));
+	/* the static build has no sd-bus: said before anything is read */
+	if (o->systemd_cgroup && kc_systemd_require(&err) < 0)
+		return kc_cli_fail(&err);
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "lib/keys.h"
+#include "lib/systemd_scope.h"
 #include "oci-spec/spec.h"
 
 int kc_cmd_features(struct kc_global *g, int argc, char **argv)
@@ -30,7 +31,10 @@ int kc_cmd_features(struct kc_global *g, int argc, char **argv)
 	    oci_map_set(&extra, "org.kcrun.keys.intercept", keys.intercept ? "true" : "false") < 0)
 		ret = -1;
 	else
-		ret = oci_features_to_json_annotated(&extra, &json);
+		ret = oci_features_to_json_host(&(struct oci_features_host){
+							.systemd = kc_systemd_built(),
+							.annotations = &extra,
+						}, &json);
 	oci_map_free(&extra);
 	if (ret < 0) {
 		kc_error_set(&err, errno, "features");

@@ -49,8 +49,8 @@ void kc_cli_global_help(FILE *out)
 		"   --log value              set the log file to write kcrun logs to (default is '/dev/stderr')\n"
 		"   --log-format value       set the log format ('text' (default), or 'json') (default: \"text\")\n"
 		"   --root value             root directory for storage of container state (this should be located in tmpfs) (default: \"%s\")\n"
-		"   --systemd-cgroup         not supported by kcrun (cgroupfs only)\n"
-		"   --cgroup-manager value   cgroup manager: 'cgroupfs' or 'disabled'\n"
+		"   --systemd-cgroup         enable systemd cgroup support, expects cgroupsPath to be of form \"slice:prefix:name\" for e.g. \"system.slice:kcrun:434234\"\n"
+		"   --cgroup-manager value   cgroup manager: 'cgroupfs', 'systemd' or 'disabled'\n"
 		"   --help, -h               show help\n"
 		"   --version, -v            print the version\n",
 		KC_DEFAULT_ROOT);

@@ -136,8 +136,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	kc_log_init(g.log, strcmp(g.log_format, "json") == 0, g.debug);
-	/* crun's three managers; systemd is known and refused by create and
-	 * run (kc_cli_create_opts), anything else by every command */
+	/* crun's three managers (create and run: kc_cli_create_opts); anything
+	 * else is refused by every command */
 	if (g.cgroup_manager && strcmp(g.cgroup_manager, "cgroupfs") != 0 &&
 	    strcmp(g.cgroup_manager, "systemd") != 0 && strcmp(g.cgroup_manager, "disabled") != 0) {
 		kc_error_set(&err, 0, "unknown cgroup manager specified: %s (cgroupfs, systemd or disabled)",

@@ -173,7 +173,7 @@ int kc_cgroup_resolve(const char *cgroups_path, const char *container_id, char *
 	} else if (is_systemd_path(cgroups_path)) {
 		return kc_error_set(err, EINVAL,
 				    "linux.cgroupsPath: \"%s\" is a systemd cgroup path (slice:prefix:name); "
-				    "kcrun manages cgroupfs paths only (--systemd-cgroup is not supported)",
+				    "the cgroupfs manager takes a path (run with --systemd-cgroup for a systemd scope)",
 				    cgroups_path);
 	} else if (cgroups_path[0] == '/') {
 		append_clean(relative, sizeof(relative), cgroups_path);

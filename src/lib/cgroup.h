@@ -53,7 +53,7 @@ int kc_cgroup_of(pid_t pid, char **dir, kc_error_t *err);
  * Empty/NULL: /kcrun/<id>.  Absolute: relative to the cgroup root.
  * Relative: relative to the caller's own cgroup (as runc).  `..` cannot
  * climb above the root.  systemd's "slice:prefix:name" is refused
- * (--systemd-cgroup is unsupported). */
+ * (it is --systemd-cgroup's: systemd_unit.h). */
 int kc_cgroup_resolve(const char *cgroups_path, const char *container_id, char **dir,
 		      kc_error_t *err);
 

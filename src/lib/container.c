@@ -38,6 +38,8 @@
 #include "rootless.h"
 #include "seccomp.h"
 #include "state.h"
+#include "systemd_scope.h"
+#include "systemd_unit.h"
 #include "terminal.h"
 #include "unsupported.h"
 #include "userns.h"
@@ -93,6 +95,11 @@ struct create_ctx {
 	char *cgroup_path;    /* absolute directory of the container's cgroup */
 	bool cgroup_made;
 	int cgroup_fd;        /* O_PATH fd of cgroup_path: init starts there */
+	/* --systemd-cgroup: the scope holding cgroup_path, and its holder
+	 * until init is in it (systemd_scope.h) */
+	struct kc_systemd_scope scope;
+	char *unit_name;      /* started: stopped again on a failed create */
+	bool unit_user;
 	int32_t keyring;      /* the container keyring's serial, 0: none (keys.h) */
 	bool rootless;        /* unprivileged: rootless.h, decided before anything */
 	bool rootless_cgroups; /* a cgroup may be refused (rootless.h) */
@@ -139,6 +146,67 @@ static int rootless_cgroup_refused(struct create_ctx *c, kc_error_t *err)
 	return 1;
 }
 
+/* The limits systemd does not know, and the device filter, written into
+ * the container's cgroup as cgroupfs does; then the fd init starts in. */
+static int apply_cgroup(struct create_ctx *c, kc_error_t *err)
+{
+	const struct oci_linux *lx = c->spec->linux_;
+
+	if (lx && lx->resources && kc_cgroup_apply(c->cgroup_path, lx->resources, err) < 0)
+		return -1;
+	/* The eBPF device filter, always (as runc): linux.resources.devices,
+	 * then the default allowlist; the rest is denied.  Rootless, none (as
+	 * runc): an unprivileged user cannot attach one, and the container
+	 * has only the host's device nodes bound, with the user's rights. */
+	if (!c->rootless_cgroups && kc_cgroup_apply_devices(c->cgroup_path, lx, err) < 0)
+		return -1;
+	c->cgroup_fd = open(c->cgroup_path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (c->cgroup_fd < 0)
+		return kc_error_set(err, errno, "open cgroup %s", c->cgroup_path);
+	return 0;
+}
+
+/* --systemd-cgroup: a transient scope (slice:prefix:name) started with the
+ * resources systemd knows and the org.systemd.property.* annotations as
+ * unit properties, a holder as its first process (systemd makes no empty
+ * scope); init is forked into the scope's cgroup, and the holder let go
+ * (docs/architecture.md, "The systemd cgroup driver"). */
+static int setup_systemd_cgroup(struct create_ctx *c, kc_error_t *err)
+{
+	const struct oci_linux *lx = c->spec->linux_;
+	struct kc_systemd_unit unit = {0};
+	struct kc_unit_props props = {0};
+	int rc = -1;
+
+	if (kc_systemd_unit_from_path(lx ? lx->cgroups_path : NULL, c->opts->id, c->rootless, &unit,
+				      err) < 0)
+		return -1;
+	if (kc_unit_props_for_scope(&props, &unit, c->opts->id, err) < 0 ||
+	    kc_unit_props_from_resources(&props, lx ? lx->resources : NULL, err) < 0 ||
+	    kc_unit_props_from_annotations(&props, &c->spec->annotations, err) < 0)
+		goto out;
+	c->unit_user = c->rootless;
+	if (kc_systemd_scope_start(&unit, &props, c->unit_user, &c->scope, err) < 0)
+		goto out;
+	c->unit_name = unit.name;
+	unit.name = NULL;
+	if (kc_state_record_unit(c->state_dir_fd, c->unit_name, c->unit_user, err) < 0)
+		goto out;
+	c->cgroup_path = strdup(c->scope.cgroup);
+	if (c->cgroup_path == NULL) {
+		kc_error_set(err, ENOMEM, "cgroup of %s", c->unit_name);
+		goto out;
+	}
+	if (kc_state_record_cgroup(c->state_dir_fd, c->cgroup_path, err) < 0 ||
+	    apply_cgroup(c, err) < 0)
+		goto out;
+	rc = 0;
+out:
+	kc_unit_props_free(&props);
+	kc_systemd_unit_free(&unit);
+	return rc;
+}
+
 /* linux.cgroupsPath and linux.resources.  Init starts directly in the
  * container's cgroup (clone3's CLONE_INTO_CGROUP beside CLONE_INTO_CONTAINER,
  * as clone3's CLONE_INTO_CGROUP), and a new cgroup namespace is rooted
@@ -156,6 +224,8 @@ static int setup_cgroup(struct create_ctx *c, kc_error_t *err)
 					    KC_CGROUP_MOUNT);
 		return 0;
 	}
+	if (c->opts->systemd_cgroup)
+		return setup_systemd_cgroup(c, err);
 	if (kc_cgroup_resolve(lx ? lx->cgroups_path : NULL, c->opts->id, &c->cgroup_path, err) < 0)
 		return -1;
 	if (c->rootless_cgroups && !cgroup_writable(c->cgroup_path)) {
@@ -175,18 +245,7 @@ static int setup_cgroup(struct create_ctx *c, kc_error_t *err)
 		return -1;
 	if (kc_state_record_cgroup(c->state_dir_fd, c->cgroup_path, err) < 0)
 		return -1;
-	if (lx && lx->resources && kc_cgroup_apply(c->cgroup_path, lx->resources, err) < 0)
-		return -1;
-	/* The eBPF device filter, always (as runc): linux.resources.devices,
-	 * then the default allowlist; the rest is denied.  Rootless, none (as
-	 * runc): an unprivileged user cannot attach one, and the container
-	 * has only the host's device nodes bound, with the user's rights. */
-	if (!c->rootless_cgroups && kc_cgroup_apply_devices(c->cgroup_path, lx, err) < 0)
-		return -1;
-	c->cgroup_fd = open(c->cgroup_path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (c->cgroup_fd < 0)
-		return kc_error_set(err, errno, "open cgroup %s", c->cgroup_path);
-	return 0;
+	return apply_cgroup(c, err);
 }
 
 static void release_create(struct create_ctx *c, bool failed)
@@ -216,6 +275,13 @@ static void release_create(struct create_ctx *c, bool failed)
 		close(c->cgroup_fd);
 	if (failed && c->cfd >= 0)
 		close(c->cfd); /* a never-started container dies with its last fd */
+	kc_systemd_scope_release(&c->scope);
+	if (failed && c->unit_name) {
+		kc_error_t ignored = NULL;
+
+		kc_systemd_unit_stop(c->unit_name, c->unit_user, &ignored);
+		kc_error_free(&ignored);
+	}
 	if (failed && c->cgroup_made) {
 		kc_error_t ignored = NULL;
 
@@ -240,6 +306,7 @@ static void release_create(struct create_ctx *c, bool failed)
 	free(c->config_path);
 	free(c->state_dir);
 	free(c->cgroup_path);
+	free(c->unit_name);
 }
 
 static int mkdir_p(const char *path, mode_t mode, kc_error_t *err)
@@ -584,6 +651,8 @@ static _Noreturn void run_init(struct create_ctx *c, int go_fd, int report_fd)
 
 	if (c->pty_master >= 0)
 		close(c->pty_master);
+	if (c->scope.holder_fd >= 0)
+		close(c->scope.holder_fd); /* the scope's holder waits for no one else */
 	close(c->lock_fd); /* a flock lives as long as any fd of it: not init's */
 	kc_init_main(&ic);
 }
@@ -597,6 +666,7 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 		.userns_fd = -1,
 		.cfd = -1,
 		.cgroup_fd = -1,
+		.scope = KC_SYSTEMD_SCOPE_INIT,
 		.go_fd = -1,
 		.report_fd = -1,
 		.pty_master = -1,
@@ -684,6 +754,8 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 	close(report[1]);
 	close(c.pty_slave);
 	c.pty_slave = -1;
+	/* init is in the scope: the holder goes (systemd keeps the scope) */
+	kc_systemd_scope_release(&c.scope);
 
 	if (c.spec->process->has_oom_score_adj &&
 	    kc_procattrs_oom_score_adj(c.pid, c.spec->process->oom_score_adj, err) < 0)

@@ -23,6 +23,9 @@ struct kc_create_opts {
 	bool run;
 	/* --cgroup-manager disabled: no cgroup at all. */
 	bool no_cgroup;
+	/* --systemd-cgroup / --cgroup-manager systemd: linux.cgroupsPath is
+	 * "slice:prefix:name", the cgroup a transient scope's (systemd_unit.h) */
+	bool systemd_cgroup;
 };
 
 struct kc_created {

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "systemd_scope.h"
 #include "cleanup.h"
 #include "hooks.h"
 #include "kcontainer.h"
@@ -214,9 +215,29 @@ static int kill_and_wait(const struct kc_state *st, kc_error_t *err)
 	return 0;
 }
 
+/* --systemd-cgroup: the container's scope is stopped (systemd kills what
+ * is left in it and removes its cgroup) and, if it failed, reset, so that
+ * its name is free again.  Without systemd the cgroup is still removed by
+ * the caller. */
+static void stop_recorded_unit(const char *root, const char *id)
+{
+	bool user = false;
+	cleanup_free char *unit = kc_state_recorded_unit(root, id, &user);
+	kc_error_t unit_err = NULL;
+
+	if (unit == NULL)
+		return;
+	if (kc_systemd_unit_stop(unit, user, &unit_err) < 0) {
+		kc_log_warn("%s", unit_err->msg);
+		kc_error_free(&unit_err);
+	}
+	kc_trace("delete: unit stopped");
+}
+
 static int destroy_state(const char *root, struct kc_state *st, kc_error_t *err)
 {
 	kc_trace("delete: init dead");
+	stop_recorded_unit(root, st->id);
 	if (st->cgroup_path && *st->cgroup_path) {
 		kc_error_t cg_err = NULL;
 
@@ -259,6 +280,7 @@ static void remove_leftovers(const char *root, const char *id)
 			poll(&pfd, 1, 10000);
 		close(cfd);
 	}
+	stop_recorded_unit(root, id);
 	if (cgroup && kc_cgroup_dir_valid(cgroup)) {
 		kc_error_t cg_err = NULL;
 

@@ -16,7 +16,10 @@
 #include "cleanup.h"
 #include "log.h"
 #include "rootless.h"
+#include "state.h"
 #include "stats.h"
+#include "systemd_scope.h"
+#include "systemd_unit.h"
 
 /* How often the events loop looks at the container's status at the latest. */
 #define EVENTS_STATUS_CHECK_MS 500
@@ -91,30 +94,62 @@ int kc_update_check(const struct kc_container *c, kc_error_t *err)
 	return 0;
 }
 
+/* --systemd-cgroup: the scope's unit properties follow what update wrote,
+ * or systemd would put its old values back at its next daemon-reload.  The
+ * limits are in force already; a failure here is a warning. */
+static void update_unit(const struct kc_container *c, const struct oci_resources *resources)
+{
+	bool user = false;
+	cleanup_free char *unit = kc_state_recorded_unit(c->root, c->state.id, &user);
+	struct kc_unit_props props = {0};
+	kc_error_t err = NULL;
+
+	if (unit == NULL)
+		return;
+	if (kc_unit_props_from_resources(&props, resources, &err) < 0 ||
+	    kc_systemd_unit_set(unit, user, &props, &err) < 0) {
+		kc_log_warn("%s (the limits are in the cgroup; systemd keeps its old values)",
+			    err->msg);
+		kc_error_free(&err);
+	}
+	kc_unit_props_free(&props);
+}
+
 int kc_update(struct kc_container *c, const struct kc_update_request *req, kc_error_t *err)
 {
 	const char *dir = c->state.cgroup_path;
-	struct oci_resources resources;
+	struct oci_resources *from_file = NULL, resources;
 	struct oci_cpu cpu;
+	int rc;
 
 	if (kc_update_check(c, err) < 0)
 		return -1;
-	if (req->resources_file)
-		return kc_cgroup_update_from_file(dir, req->resources_file, err);
-	if (req->resources == NULL)
+	if (req->resources_file) {
+		if (kc_cgroup_read_resources_file(req->resources_file, &from_file, err) < 0)
+			return -1;
+		resources = *from_file;
+	} else if (req->resources) {
+		resources = *req->resources;
+	} else {
 		return 0;
-	resources = *req->resources;
+	}
 	if (req->keep_cpu_quota && resources.cpu && resources.cpu->has_period &&
 	    !resources.cpu->has_quota) {
 		uint64_t period;
 
 		cpu = *resources.cpu;
-		if (kc_cgroup_read_cpu_max(dir, &cpu.quota, &period, err) < 0)
+		if (kc_cgroup_read_cpu_max(dir, &cpu.quota, &period, err) < 0) {
+			oci_resources_free(from_file);
 			return kc_error_about(err, "linux.resources.cpu.period");
+		}
 		cpu.has_quota = cpu.quota != 0;
 		resources.cpu = &cpu;
 	}
-	return kc_cgroup_update(dir, &resources, err);
+	rc = kc_cgroup_update(dir, &resources, err);
+	if (rc == 0)
+		update_unit(c, &resources);
+	oci_resources_free(from_file);
+	return rc;
 }
 
 /* ---------- pids ---------- */

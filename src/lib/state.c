@@ -350,16 +350,15 @@ static int remove_tree_at(int dirfd, const char *name)
 	return 0;
 }
 
-int kc_state_record_cgroup(int state_dir_fd, const char *cgroup_path, kc_error_t *err)
+static int record_text(int state_dir_fd, const char *name, const char *text, kc_error_t *err)
 {
-	size_t len = strlen(cgroup_path);
-	int fd = openat(state_dir_fd, KC_CGROUP_FILE,
-			O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	size_t len = strlen(text);
+	int fd = openat(state_dir_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 
 	if (fd < 0)
-		return kc_error_set(err, errno, "create %s", KC_CGROUP_FILE);
-	if (write(fd, cgroup_path, len) != (ssize_t)len) {
-		kc_error_set(err, errno ? errno : EIO, "write %s", KC_CGROUP_FILE);
+		return kc_error_set(err, errno, "create %s", name);
+	if (write(fd, text, len) != (ssize_t)len) {
+		kc_error_set(err, errno ? errno : EIO, "write %s", name);
 		close(fd);
 		return -1;
 	}
@@ -367,13 +366,13 @@ int kc_state_record_cgroup(int state_dir_fd, const char *cgroup_path, kc_error_t
 	return 0;
 }
 
-char *kc_state_recorded_cgroup(const char *root, const char *id)
+static char *recorded_text(const char *root, const char *id, const char *name)
 {
 	char path[4096], buf[4096];
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/%s/%s", root, id, KC_CGROUP_FILE);
+	snprintf(path, sizeof(path), "%s/%s/%s", root, id, name);
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
@@ -383,6 +382,46 @@ char *kc_state_recorded_cgroup(const char *root, const char *id)
 		return NULL;
 	buf[n] = '\0';
 	return strdup(buf);
+}
+
+int kc_state_record_cgroup(int state_dir_fd, const char *cgroup_path, kc_error_t *err)
+{
+	return record_text(state_dir_fd, KC_CGROUP_FILE, cgroup_path, err);
+}
+
+char *kc_state_recorded_cgroup(const char *root, const char *id)
+{
+	return recorded_text(root, id, KC_CGROUP_FILE);
+}
+
+int kc_state_record_unit(int state_dir_fd, const char *unit, bool user, kc_error_t *err)
+{
+	char text[512];
+
+	if ((size_t)snprintf(text, sizeof(text), "%s %s", user ? "user" : "system", unit) >= sizeof(text))
+		return kc_error_set(err, ENAMETOOLONG, "systemd unit name %s", unit);
+	return record_text(state_dir_fd, KC_UNIT_FILE, text, err);
+}
+
+char *kc_state_recorded_unit(const char *root, const char *id, bool *user)
+{
+	cleanup_free char *text = recorded_text(root, id, KC_UNIT_FILE);
+	const char *name;
+
+	if (text == NULL)
+		return NULL;
+	if (strncmp(text, "user ", 5) == 0)
+		*user = true;
+	else if (strncmp(text, "system ", 7) == 0)
+		*user = false;
+	else
+		return NULL;
+	name = strchr(text, ' ') + 1;
+	/* only a scope kcrun started: never another unit of the host */
+	if (strlen(name) <= strlen(".scope") || strchr(name, '/') || strchr(name, '\n') ||
+	    strcmp(name + strlen(name) - strlen(".scope"), ".scope") != 0)
+		return NULL;
+	return strdup(name);
 }
 
 static int not_exist(kc_error_t *err)

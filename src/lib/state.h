@@ -30,6 +30,9 @@
 /* the container's cgroup directory, written as soon as create made it, so
  * that delete finds it when create was killed before state.json existed */
 #define KC_CGROUP_FILE "cgroup.path"
+/* the systemd unit holding that cgroup ("system NAME" or "user NAME"),
+ * written as soon as systemd started it (--systemd-cgroup) */
+#define KC_UNIT_FILE "systemd.unit"
 
 struct kc_state {
 	char *id;
@@ -101,6 +104,10 @@ int kc_state_lock(const char *root, const char *id, kc_error_t *err);
  * state.json, which checks it with kc_cgroup_dir_valid(). */
 int kc_state_record_cgroup(int state_dir_fd, const char *cgroup_path, kc_error_t *err);
 char *kc_state_recorded_cgroup(const char *root, const char *id);
+/* <root>/<id>/systemd.unit: the same for the systemd unit, and which
+ * manager runs it (*user: the caller's user manager). */
+int kc_state_record_unit(int state_dir_fd, const char *unit, bool user, kc_error_t *err);
+char *kc_state_recorded_unit(const char *root, const char *id, bool *user);
 
 /* The ids under root (every entry not starting with "."), sorted
  * (malloc'ed; free with oci_strv_free()).  A missing root has none. */

@@ -41,11 +41,14 @@ setup() {
 	grep -q '^License: GPL-2.0-or-later' /usr/share/doc/kcrun/copyright
 }
 
-@test "debian package: linked against Debian's libyajl2 and libseccomp2, and says so in Depends" {
+@test "debian package: linked against Debian's libyajl2, libseccomp2 and libsystemd0, and says so in Depends" {
 	run dpkg-query -W -f '${Depends}' kcrun
 	[ "$status" = 0 ]
 	[[ "$output" == *libyajl2* ]]
 	[[ "$output" == *libseccomp2* ]]
+	# sd-bus for the systemd cgroup driver, which features then lists
+	[[ "$output" == *libsystemd0* ]]
+	kcrun features | jq -e '.linux.cgroup.systemd and .linux.cgroup.systemdUser'
 	run kcrun --version
 	[ "$status" = 0 ]
 	[[ "${lines[0]}" == "kcrun version $(dpkg-query -W -f '${Version}' kcrun)" ]]
