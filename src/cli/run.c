@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "lib/container.h"
 #include "lib/log.h"
+#include "lib/notify_socket.h"
 
 int kc_cmd_run(struct kc_global *g, int argc, char **argv)
 {
@@ -54,6 +55,12 @@ int kc_cmd_run(struct kc_global *g, int argc, char **argv)
 		return kc_cli_fail(&err);
 	kc_log_debug("run: container %s: init %d started the process", o.id, (int)created.pid);
 	close(created.cfd);
+	/* $NOTIFY_SOCKET: READY passed on once the process says it (also
+	 * with --detach, as runc) */
+	if (kc_notify_relay(created.notify_fd, created.pid, &err) < 0) {
+		kc_log_warn("%s", err->msg);
+		kc_error_free(&err);
+	}
 	if (detach) {
 		if (created.pty_master >= 0)
 			close(created.pty_master);

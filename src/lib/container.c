@@ -33,6 +33,7 @@
 #include "log.h"
 #include "mounts.h"
 #include "network.h"
+#include "notify_socket.h"
 #include "pidfile.h"
 #include "procattrs.h"
 #include "rootless.h"
@@ -100,6 +101,7 @@ struct create_ctx {
 	struct kc_systemd_scope scope;
 	char *unit_name;      /* started: stopped again on a failed create */
 	bool unit_user;
+	int notify_fd;        /* run with $NOTIFY_SOCKET: notify_socket.h */
 	int32_t keyring;      /* the container keyring's serial, 0: none (keys.h) */
 	bool rootless;        /* unprivileged: rootless.h, decided before anything */
 	bool rootless_cgroups; /* a cgroup may be refused (rootless.h) */
@@ -300,6 +302,8 @@ static void release_create(struct create_ctx *c, bool failed)
 	}
 	if (c->lock_fd >= 0)
 		close(c->lock_fd);
+	if (c->notify_fd >= 0)
+		close(c->notify_fd);
 	oci_spec_free(c->spec);
 	free(c->bundle);
 	free(c->rootfs);
@@ -670,6 +674,7 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 		.go_fd = -1,
 		.report_fd = -1,
 		.pty_master = -1,
+		.notify_fd = -1,
 		.pty_slave = -1,
 		.hook_view_fd = -1,
 		.mounts = {.rootfs_clone_fd = -1},
@@ -690,7 +695,8 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 		goto fail;
 	kc_trace("config parsed");
 	hooks = c.spec->hooks;
-	if (make_state_dir(&c, err) < 0)
+	if (make_state_dir(&c, err) < 0 || kc_notify_prepare(c.spec, c.state_dir, err) < 0 ||
+	    (opts->run && kc_notify_listen(c.state_dir, &c.notify_fd, err) < 0))
 		goto fail;
 	if (c.spec->linux_ && c.spec->linux_->seccomp &&
 	    kc_seccomp_build(c.spec->linux_->seccomp, &c.seccomp, err) < 0)
@@ -808,6 +814,8 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 	out->pid = c.pid;
 	out->cfd = c.cfd;
 	out->pty_master = c.pty_master;
+	out->notify_fd = c.notify_fd;
+	c.notify_fd = -1;
 	c.cfd = -1;
 	free(state_json);
 	release_create(&c, false);

@@ -32,6 +32,7 @@ struct kc_created {
 	pid_t pid;        /* host pid of init */
 	int cfd;          /* container fd (caller closes) */
 	int pty_master;   /* process.terminal without --console-socket (run), else -1 */
+	int notify_fd;    /* run with $NOTIFY_SOCKET: kc_notify_relay() it, else -1 */
 };
 
 int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_error_t *err);

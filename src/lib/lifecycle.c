@@ -14,14 +14,15 @@
 #include <unistd.h>
 
 #include "cgroup.h"
-#include "systemd_scope.h"
 #include "cleanup.h"
 #include "hooks.h"
 #include "kcontainer.h"
 #include "loaded.h"
 #include "log.h"
+#include "notify_socket.h"
 #include "rootless.h"
 #include "state.h"
+#include "systemd_scope.h"
 #include "oci-spec/spec.h"
 
 /* The kernel object by name; a rootless container's name is scoped in
@@ -74,7 +75,8 @@ int kc_start(const char *root, const char *id, kc_error_t *err)
 	struct kc_state st;
 	enum oci_status status;
 	char fifo[4096], byte;
-	int fd, ret = -1;
+	int fd, notify_fd = -1, ret = -1;
+	cleanup_free char *state_dir = NULL;
 	cleanup_close int lock = kc_state_lock(root, id, err);
 
 	if (lock < 0 || kc_state_read(root, id, &st, err) < 0)
@@ -89,6 +91,14 @@ int kc_start(const char *root, const char *id, kc_error_t *err)
 		kc_error_set(err, 0, "cannot start an already running container");
 		goto out;
 	}
+	/* $NOTIFY_SOCKET: listening before the process runs (notify_socket.h) */
+	state_dir = kc_state_dir(root, id);
+	if (state_dir == NULL) {
+		kc_error_set(err, ENOMEM, "state");
+		goto out;
+	}
+	if (kc_notify_listen(state_dir, &notify_fd, err) < 0)
+		goto out;
 	snprintf(fifo, sizeof(fifo), "%s/%s/%s", root, id, KC_EXEC_FIFO);
 	/* Non-blocking, so a dead init cannot hang us: init is blocked in
 	 * open(O_WRONLY) and writes one byte as soon as we are here. */
@@ -128,8 +138,15 @@ int kc_start(const char *root, const char *id, kc_error_t *err)
 		unlink(fifo);
 		if (st.has_poststart_hooks)
 			run_late_hooks(root, &st, OCI_STATUS_RUNNING, true);
+		/* the wait for READY holds no lock: kill and delete go on */
+		close(lock);
+		lock = -1;
+		ret = kc_notify_relay(notify_fd, st.pid, err);
+		notify_fd = -1;
 	}
 out:
+	if (notify_fd >= 0)
+		close(notify_fd);
 	kc_state_free(&st);
 	return ret;
 }

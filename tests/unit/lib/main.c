@@ -8,7 +8,7 @@
  * and says by how much. */
 #include "tap.h"
 
-#define KC_UNIT_PLAN 720
+#define KC_UNIT_PLAN 738
 
 int tap_count, tap_failed;
 
@@ -53,6 +53,7 @@ int main(void)
 	test_copyup();
 	test_features();
 	test_systemd_unit();
+	test_notify_socket();
 	if (tap_count != KC_UNIT_PLAN) {
 		printf("# planned %d tests, ran %d: a suite returned early or KC_UNIT_PLAN is stale\n",
 		       KC_UNIT_PLAN, tap_count);

@@ -75,6 +75,7 @@ void test_mount_opts(void);
 void test_unsupported(void);
 void test_features(void);
 void test_systemd_unit(void);
+void test_notify_socket(void);
 
 /* capture.c: stdout and stderr into buffers between begin and end (the
  * texts stay valid until the next capture_end). */
