@@ -242,8 +242,11 @@ int kc_unit_props_from_resources(struct kc_unit_props *props, const struct oci_r
 		return -1;
 	if (resources->cpu && cpu_props(props, resources->cpu, err) < 0)
 		return -1;
-	if (resources->pids && resources->pids->has_limit && resources->pids->limit != 0 &&
-	    add_u64(props, "TasksMax", resources->pids->limit < 0 ? UINT64_MAX : (uint64_t)resources->pids->limit,
+	/* 0 or less is no limit (runtime-spec 1.2.1; podman 4 writes 0 for
+	 * --pids-limit -1): infinity, or a scope gets systemd's
+	 * DefaultTasksMax, which cgroupfs never sets */
+	if (resources->pids && resources->pids->has_limit &&
+	    add_u64(props, "TasksMax", resources->pids->limit <= 0 ? UINT64_MAX : (uint64_t)resources->pids->limit,
 		    err) < 0)
 		return -1;
 	return 0;

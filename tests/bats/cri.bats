@@ -162,3 +162,32 @@ netns_of() {
 	cri rmp "$POD"
 	gone_from "$RT" "$STATE" "$POD"
 }
+
+@test "CRI with SystemdCgroup = true (kubeadm's default): the pod's slice as the kubelet names it, each container a scope with its limit" {
+	[ "$(cat /proc/1/comm 2>/dev/null)" = systemd ] || skip "systemd is not PID 1 here"
+	local slice=kubepods-besteffort-podkc3.slice pid cg unit
+	# the kubelet's systemd driver: the pod's cgroup parent is a slice
+	POD_ARGS=(kc-pod3 uid-kc-pod3 default "$slice" "$LOGS")
+	POD=$(cri runp kc-pod3 uid-kc-pod3 default kcrun-systemd "$slice" "$LOGS")
+	held_by "$RT" "$STATE" "$POD"
+	[ "$(systemctl show -p ActiveState --value "cri-containerd-$POD.scope")" = active ]
+	CID=$(create_container kc-app3 app3.log 67108864 sleep 100000)
+	cri start "$CID"
+	held_by "$RT" "$STATE" "$CID"
+	unit=cri-containerd-$CID.scope
+	[ "$(systemctl show -p Slice --value "$unit")" = "$slice" ]
+	[ "$(systemctl show -p MemoryMax --value "$unit")" = 67108864 ]
+	pid=$(pid_in "$CID")
+	cg=$(sed -n 's/^0:://p' "/proc/$pid/cgroup")
+	[ "$cg" = "/kubepods.slice/kubepods-besteffort.slice/$slice/$unit" ]
+	[ "$(cat "/sys/fs/cgroup$cg/memory.max")" = 67108864 ]
+	cri stop "$CID" 10
+	cri rm "$CID"
+	gone_from "$RT" "$STATE" "$CID"
+	wait_for 60 unit_unloaded "$unit"
+	cri stopp "$POD"
+	cri rmp "$POD"
+	gone_from "$RT" "$STATE" "$POD"
+	wait_for 60 unit_unloaded "cri-containerd-$POD.scope"
+	systemctl stop kubepods.slice
+}

@@ -296,3 +296,20 @@ holds() {
 	[ "$output" = "$(readlink /proc/self/ns/net)" ]
 	docker rm -f kc-dhost
 }
+
+@test "docker on a systemd host: its default cgroup driver is systemd, and the runtime puts the container in docker-<id>.scope with its limit" {
+	[ "$(cat /proc/1/comm 2>/dev/null)" = systemd ] || skip "systemd is not PID 1 here"
+	[ "$(docker info -f '{{.CgroupDriver}}')" = systemd ]
+	dkrun -d --memory 64m --name kc-dsd "$IMAGE" sleep 1000
+	holds kc-dsd
+	local id unit
+	id=$(id_of kc-dsd)
+	unit=docker-$id.scope
+	[ "$(systemctl show -p ActiveState --value "$unit")" = active ]
+	[ "$(systemctl show -p MemoryMax --value "$unit")" = 67108864 ]
+	[ "$(cat "/sys/fs/cgroup/system.slice/$unit/memory.max")" = 67108864 ]
+	grep -qx "0::/system.slice/$unit" "/proc/$(docker inspect -f '{{.State.Pid}}' kc-dsd)/cgroup"
+	docker rm -f kc-dsd
+	wait_for 60 unit_unloaded "$unit"
+	gone_from "$RT" "$STATE" "$id"
+}

@@ -78,6 +78,13 @@ held_by() {
 	fi
 }
 
+# unit_unloaded UNIT: systemd no longer has the unit (a scope of the
+# systemd cgroup driver): its name is free.  A stopped transient unit goes
+# at systemd's next garbage collection: wait_for it.
+unit_unloaded() {
+	[ "$(systemctl show -p LoadState --value "$1")" = not-found ]
+}
+
 # gone_from RUNTIME ROOT ID: no state and no kernel object of ID left.
 gone_from() {
 	local rt=$1 root=$2 id=$3

@@ -405,3 +405,19 @@ logs_are() {
 	[[ "$output" == "exited -1" || "$output" == "stopped -1" ]]
 	pd rm kc-to
 }
+
+@test "podman on a systemd host: its default cgroup manager is systemd, and the runtime puts the container in libpod-<id>.scope with its limit" {
+	[ "$(cat /proc/1/comm 2>/dev/null)" = systemd ] || skip "systemd is not PID 1 here"
+	[ "$(podman info -f '{{.Host.CgroupManager}}')" = systemd ]
+	pd run -d --network none --memory 64m --name kc-psd "$IMAGE" sleep 1000
+	holds kc-psd
+	local id unit
+	id=$(podman inspect -f '{{.Id}}' kc-psd)
+	unit=libpod-$id.scope
+	[ "$(systemctl show -p ActiveState --value "$unit")" = active ]
+	[ "$(systemctl show -p MemoryMax --value "$unit")" = 67108864 ]
+	[ "$(cat "/sys/fs/cgroup/machine.slice/$unit/memory.max")" = 67108864 ]
+	pd rm -f -t 0 kc-psd
+	wait_for 60 unit_unloaded "$unit"
+	gone "$id"
+}

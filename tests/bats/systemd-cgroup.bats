@@ -40,10 +40,6 @@ unit_prop() {
 # unit_gone UNIT: systemd no longer has it loaded (not failed, not
 # active): its name is free.  A stopped transient unit is unloaded by
 # systemd's next garbage collection, so this waits for that.
-unit_unloaded() {
-	[ "$(unit_prop "$1" LoadState)" = not-found ]
-}
-
 unit_gone() {
 	wait_for 30 unit_unloaded "$1" ||
 		{ echo "$1: ActiveState $(unit_prop "$1" ActiveState), Result $(unit_prop "$1" Result)" >&2; return 1; }

@@ -48,9 +48,9 @@ X
 
 @test "notify: start relays the container's READY=1 with init as MAINPID, then BARRIER=1" {
 	listen "$BATS_TEST_TMPDIR/host.sock" "$BATS_TEST_TMPDIR/got"
-	set_args sh -c 'ls /run/notify > /gate/seen; echo "$NOTIFY_SOCKET" > /gate/env;
-		/sd-notify "STATUS=almost"; /sd-notify "MAINPID=1
-READY=1"; exec sleep 1000'
+	# (set_args splits on newlines: the container's printf makes the one
+	# in its message)
+	set_args sh -c 'ls /run/notify > /gate/seen; echo "$NOTIFY_SOCKET" > /gate/env; /sd-notify "STATUS=almost"; /sd-notify "$(printf "MAINPID=1\nREADY=1")"; exec sleep 1000'
 	NOTIFY_SOCKET=$BATS_TEST_TMPDIR/host.sock rt_bg create --bundle "$BUNDLE" "$ID"
 	NOTIFY_SOCKET=$BATS_TEST_TMPDIR/host.sock rt start "$ID"
 	# start returned after the relay: systemd's side has it all already
@@ -100,8 +100,7 @@ unit_done() {
 @test "notify: a Type=notify unit running kcrun run is active once the container is ready, its MainPID init" {
 	[ "$(cat /proc/1/comm 2>/dev/null)" = systemd ] || skip "systemd is not PID 1 here"
 	UNIT=kc-notify-$$.service
-	set_args sh -c 'trap "exit 0" TERM; while [ ! -e /gate/go ]; do sleep 0.1; done;
-		/sd-notify READY=1; while :; do sleep 1; done'
+	set_args sh -c 'trap "exit 0" TERM; while [ ! -e /gate/go ]; do sleep 0.1; done; /sd-notify READY=1; while :; do sleep 1; done'
 	systemd-run --unit "$UNIT" --no-block -p Type=notify -p TimeoutStartSec=300 \
 		"$(command -v "$RUNTIME")" --root "$ROOT" run --bundle "$BUNDLE" "$ID"
 	wait_for_status "$ID" running 120

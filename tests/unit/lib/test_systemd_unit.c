@@ -119,6 +119,13 @@ static void test_resource_props(void)
 	       has_u64(&props, "TasksMax", UINT64_MAX), "unit props: -1 is infinity");
 	kc_unit_props_free(&props);
 
+	unlimited_pids.limit = 0;
+	TAP_CALL_OK(kc_unit_props_from_resources(&props, &unlimited, &err), err,
+		    "unit props: pids.limit 0");
+	TAP_OK(has_u64(&props, "TasksMax", UINT64_MAX),
+	       "unit props: pids.limit 0 is no limit (podman's --pids-limit -1), not systemd's default");
+	kc_unit_props_free(&props);
+
 	TAP_CALL_OK(kc_unit_props_from_resources(&props, NULL, &err), err, "unit props: no resources");
 	TAP_OK(props.len == 0, "unit props: none without resources");
 }
