@@ -22,6 +22,7 @@ setup() {
 teardown() {
 	[ -n "${UNIT:-}" ] && systemctl stop "$UNIT" >/dev/null 2>&1
 	[ -n "${LISTENER:-}" ] && kill "$LISTENER" 2>/dev/null
+	command -v podman >/dev/null && podman rm -f -t 0 "kc-sdn-$$" >/dev/null 2>&1
 	teardown_bundle
 }
 
@@ -83,6 +84,10 @@ BARRIER=1" ]
 	[ "$status" = 0 ]
 }
 
+podman_running() {
+	[ "$(podman inspect -f '{{.State.Status}}' "$1" 2>/dev/null)" = running ]
+}
+
 unit_state() {
 	systemctl show -p ActiveState --value "$UNIT"
 }
@@ -113,4 +118,30 @@ unit_done() {
 	wait_for 120 unit_done
 	wait_for 60 test ! -e "$ROOT/$ID"
 	assert_nothing_left_of "$ID"
+}
+
+@test "notify: podman --sdnotify=container in a Type=notify unit: active once the container says READY=1" {
+	[ "$(cat /proc/1/comm 2>/dev/null)" = systemd ] || skip "systemd is not PID 1 here"
+	command -v podman >/dev/null || skip "no podman here"
+	is_kcrun || skip "podman drives kcrun here"
+	local image=localhost/busybox:latest
+	if ! podman image exists "$image"; then
+		[ -r "${BUSYBOX_IMAGE_TAR:-}" ] || skip "no image archive (BUSYBOX_IMAGE_TAR)"
+		podman load -q -i "$BUSYBOX_IMAGE_TAR" >/dev/null
+	fi
+	UNIT=kc-podman-notify-$$.service
+	systemd-run --unit "$UNIT" --no-block -p Type=notify -p NotifyAccess=all -p TimeoutStartSec=300 \
+		"$(command -v podman)" --runtime "$(command -v "$RUNTIME")" run --rm --sdnotify=container \
+		--network none --name "kc-sdn-$$" -v "$GATE:/gate" -v "$SD_NOTIFY:/sd-notify:ro" "$image" \
+		sh -c 'trap "exit 0" TERM; while [ ! -e /gate/go ]; do sleep 0.1; done; /sd-notify READY=1; while :; do sleep 1; done'
+	wait_for 180 podman container exists "kc-sdn-$$"
+	wait_for 120 podman_running "kc-sdn-$$"
+	# kcrun holds it, and systemd still waits for the container's word
+	awk 'NR > 1 { print $1 }' /proc/containers | grep -qx "$(podman inspect -f '{{.Id}}' "kc-sdn-$$")"
+	[ "$(unit_state)" = activating ]
+	touch "$GATE/go"
+	wait_for 120 unit_active
+	systemctl stop "$UNIT"
+	wait_for 120 unit_done
+	wait_for 60 bash -c "! podman container exists kc-sdn-$$"
 }
