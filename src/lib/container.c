@@ -655,8 +655,6 @@ static _Noreturn void run_init(struct create_ctx *c, int go_fd, int report_fd)
 
 	if (c->pty_master >= 0)
 		close(c->pty_master);
-	if (c->scope.holder_fd >= 0)
-		close(c->scope.holder_fd); /* the scope's holder waits for no one else */
 	close(c->lock_fd); /* a flock lives as long as any fd of it: not init's */
 	kc_init_main(&ic);
 }

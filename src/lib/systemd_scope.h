@@ -14,8 +14,9 @@
  *                               job (JobRemoved); read the unit's
  *                               ControlGroup
  *   ... clone3 init into that cgroup ...
- *   kc_systemd_scope_release()  the holder exits and is reaped; init keeps
- *                               the scope alive
+ *   kc_systemd_scope_release()  the holder exits and is reaped (init closed
+ *                               its copy of the pipe with kcrun's other
+ *                               fds); init keeps the scope alive
  * Built without libsystemd (the static build), every call fails with
  * "this kcrun was built without the systemd cgroup driver". */
 #ifndef KCRUN_SYSTEMD_SCOPE_H
