@@ -57,7 +57,7 @@ int kc_cmd_run(struct kc_global *g, int argc, char **argv)
 	close(created.cfd);
 	/* $NOTIFY_SOCKET: READY passed on once the process says it (also
 	 * with --detach, as runc) */
-	if (kc_notify_relay(created.notify_fd, created.pid, &err) < 0) {
+	if (kc_notify_relay(created.notify_fd, created.pid, 0, &err) < 0) {
 		kc_log_warn("%s", err->msg);
 		kc_error_free(&err);
 	}

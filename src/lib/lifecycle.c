@@ -92,13 +92,15 @@ int kc_start(const char *root, const char *id, kc_error_t *err)
 		goto out;
 	}
 	/* $NOTIFY_SOCKET: listening before the process runs (notify_socket.h) */
-	state_dir = kc_state_dir(root, id);
-	if (state_dir == NULL) {
-		kc_error_set(err, ENOMEM, "state");
-		goto out;
+	if (kc_notify_host_socket()) {
+		state_dir = kc_state_dir(root, id);
+		if (state_dir == NULL) {
+			kc_error_set(err, ENOMEM, "state");
+			goto out;
+		}
+		if (kc_notify_listen(state_dir, &notify_fd, err) < 0)
+			goto out;
 	}
-	if (kc_notify_listen(state_dir, &notify_fd, err) < 0)
-		goto out;
 	snprintf(fifo, sizeof(fifo), "%s/%s/%s", root, id, KC_EXEC_FIFO);
 	/* Non-blocking, so a dead init cannot hang us: init is blocked in
 	 * open(O_WRONLY) and writes one byte as soon as we are here. */
@@ -141,7 +143,7 @@ int kc_start(const char *root, const char *id, kc_error_t *err)
 		/* the wait for READY holds no lock: kill and delete go on */
 		close(lock);
 		lock = -1;
-		ret = kc_notify_relay(notify_fd, st.pid, err);
+		ret = kc_notify_relay(notify_fd, st.pid, st.start_time, err);
 		notify_fd = -1;
 	}
 out:

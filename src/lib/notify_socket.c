@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -202,38 +203,52 @@ static void barrier(int sock)
 	close(ends[0]);
 }
 
-/* A zombie counts as gone: `run` reaps init only after the relay. */
-static bool init_alive(pid_t pid)
+/* A pidfd of init, or -1 when init is gone already: start_time (0: init
+ * is the caller's child, no pid reuse possible) is checked once the pidfd
+ * pins the process, so a recycled pid is never waited on. */
+static int open_init(pid_t pid, unsigned long long start_time)
 {
+	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0U);
 	bool zombie = false;
 
-	return kc_proc_start_time(pid, &zombie) != 0 && !zombie;
+	if (pidfd < 0)
+		return -1;
+	if (start_time && kc_proc_start_time(pid, &zombie) != start_time) {
+		close(pidfd);
+		return -1;
+	}
+	return pidfd;
 }
 
-int kc_notify_relay(int fd, pid_t init_pid, kc_error_t *err)
+int kc_notify_relay(int fd, pid_t init_pid, unsigned long long start_time, kc_error_t *err)
 {
 	char msg[4097], ready[64];
-	int host, rc = 0;
+	int host, pidfd, rc = 0;
 
 	if (fd < 0)
 		return 0;
+	pidfd = open_init(init_pid, start_time);
+	/* the socket first: a READY sent just before init exits still counts */
 	for (;;) {
-		struct pollfd pfd = {.fd = fd, .events = POLLIN};
-		ssize_t n;
+		struct pollfd pfd[2] = {{.fd = fd, .events = POLLIN}, {.fd = pidfd, .events = POLLIN}};
+		ssize_t n = recv(fd, msg, sizeof(msg) - 1, MSG_DONTWAIT);
 
-		if (poll(&pfd, 1, 100) < 0 && errno != EINTR) {
-			rc = kc_error_set(err, errno, "NOTIFY_SOCKET: poll");
-			goto out;
-		}
-		n = recv(fd, msg, sizeof(msg) - 1, MSG_DONTWAIT);
 		if (n > 0) {
 			msg[n] = '\0';
 			if (has_ready(msg))
 				break;
 			continue;
 		}
-		if (!init_alive(init_pid))
-			goto out; /* nothing will be ready */
+		if (pidfd < 0)
+			goto out; /* init gone: nothing will be ready */
+		if (poll(pfd, 2, -1) < 0 && errno != EINTR) {
+			rc = kc_error_set(err, errno, "NOTIFY_SOCKET: poll");
+			goto out;
+		}
+		if ((pfd[1].revents & (POLLIN | POLLHUP)) && !(pfd[0].revents & POLLIN)) {
+			close(pidfd);
+			pidfd = -1; /* one more look at the socket, then out */
+		}
 	}
 	host = connect_host(kc_notify_host_socket(), err);
 	if (host < 0) {
@@ -248,6 +263,8 @@ int kc_notify_relay(int fd, pid_t init_pid, kc_error_t *err)
 		barrier(host);
 	close(host);
 out:
+	if (pidfd >= 0)
+		close(pidfd);
 	close(fd);
 	return rc;
 }

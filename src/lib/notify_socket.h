@@ -40,8 +40,10 @@ int kc_notify_prepare(struct oci_spec *spec, const char *state_dir, kc_error_t *
  * directory or kcrun runs without $NOTIFY_SOCKET. */
 int kc_notify_listen(const char *state_dir, int *fd, kc_error_t *err);
 
-/* Waits until the container sends READY= (relayed) or init dies (nothing
- * to relay), then closes fd. */
-int kc_notify_relay(int fd, pid_t init_pid, kc_error_t *err);
+/* Waits (on the socket and a pidfd of init) until the container sends
+ * READY= (relayed) or init dies (nothing to relay), then closes fd.
+ * start_time: init's, from the state (kc_proc_start_time()), or 0 when
+ * init is the caller's own child. */
+int kc_notify_relay(int fd, pid_t init_pid, unsigned long long start_time, kc_error_t *err);
 
 #endif

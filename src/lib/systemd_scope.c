@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cgroup.h"
@@ -139,25 +140,36 @@ static int watch_jobs(sd_bus *bus, struct job_wait *wait, sd_bus_slot **slot, kc
 	return 0;
 }
 
+static uint64_t now_usec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+/* Until our JobRemoved came, or JOB_TIMEOUT_USEC of the clock passed
+ * (the other signals a busy manager sends do not shorten it). */
 static int wait_job(sd_bus *bus, struct job_wait *wait, const char *what, bool user,
 		    kc_error_t *err)
 {
-	uint64_t waited = 0;
+	uint64_t deadline = now_usec() + JOB_TIMEOUT_USEC;
 
 	while (!wait->done) {
+		uint64_t now;
 		int rc = sd_bus_process(bus, NULL);
 
 		if (rc < 0)
 			return kc_error_set(err, -rc, "%s %s: waiting for its job", what, wait->unit);
 		if (rc > 0)
 			continue;
-		if (waited >= JOB_TIMEOUT_USEC)
+		now = now_usec();
+		if (now >= deadline)
 			return kc_error_set(err, ETIMEDOUT, "%s %s: %s did not finish its job",
 					    what, wait->unit, manager_name(user));
-		rc = sd_bus_wait(bus, 100 * 1000);
+		rc = sd_bus_wait(bus, deadline - now);
 		if (rc < 0 && rc != -EINTR)
 			return kc_error_set(err, -rc, "%s %s: waiting for its job", what, wait->unit);
-		waited += 100 * 1000;
 	}
 	return 0;
 }

@@ -27,8 +27,9 @@ teardown() {
 }
 
 # listen SOCKET OUT: a datagram socket standing in for systemd's: every
-# message on a line of OUT ("|" for newlines), fds passed with BARRIER=1
-# closed (what systemd does to answer the barrier).
+# message on a line of OUT ("|" for newlines), then the fds passed with
+# BARRIER=1 closed (what systemd does to answer the barrier), so that a
+# relay that returned has every line written.
 listen() {
 	command -v python3 >/dev/null || skip "no python3 here (the Debian guest has it)"
 	python3 - "$1" "$2" <<'X' >/dev/null 2>&1 3>&- &
@@ -38,13 +39,14 @@ s.bind(sys.argv[1])
 open(sys.argv[2] + ".ready", "w").close()
 while True:
     msg, fds, _, _ = socket.recv_fds(s, 4096, 4)
-    for fd in fds:
-        os.close(fd)
+    # the line before the answer: the relay returns once the fd is closed
     with open(sys.argv[2], "a") as out:
         out.write(msg.decode().replace("\n", "|") + "\n")
+    for fd in fds:
+        os.close(fd)
 X
 	LISTENER=$!
-	wait_for 30 test -e "$2.ready"
+	wait_for 120 test -e "$2.ready"
 }
 
 @test "notify: start relays the container's READY=1 with init as MAINPID, then BARRIER=1" {

@@ -101,7 +101,7 @@ static void test_relay(const char *dir)
 	       "notify: the container sends STATUS, then READY with a MAINPID of its own");
 	relay = fork();
 	if (relay == 0)
-		_exit(kc_notify_relay(fd, getppid(), &err) < 0 ? 1 : 0);
+		_exit(kc_notify_relay(fd, getppid(), 0, &err) < 0 ? 1 : 0);
 	close(fd);
 	n = recv(host, buf, sizeof(buf) - 1, 0);
 	buf[n > 0 ? n : 0] = '\0';
@@ -126,7 +126,7 @@ static void test_relay(const char *dir)
 	if (zombie == 0)
 		_exit(0);
 	waitid(P_PID, (id_t)zombie, NULL, WEXITED | WNOWAIT);
-	TAP_CALL_OK(kc_notify_relay(fd, zombie, &err), err, "notify: a dead init relays nothing");
+	TAP_CALL_OK(kc_notify_relay(fd, zombie, 0, &err), err, "notify: a dead init relays nothing");
 	TAP_OK(recv(host, buf, sizeof(buf), MSG_DONTWAIT) < 0 && errno == EAGAIN,
 	       "notify: systemd got nothing");
 	waitpid(zombie, &status, 0);
