@@ -35,6 +35,7 @@
 #include "network.h"
 #include "notify_socket.h"
 #include "pidfile.h"
+#include "lsm.h"
 #include "procattrs.h"
 #include "rootless.h"
 #include "seccomp.h"
@@ -91,6 +92,7 @@ struct create_ctx {
 	int *hook_fds;
 	size_t hook_fds_len;
 	int hook_view_fd;     /* hook_view.h: init waits for the go in it; -1: none */
+	int lsm_proc_fd;      /* lsm.h: init writes its LSM label through it; -1: none */
 	scmp_filter_ctx seccomp;
 	struct kc_mount_ctx mounts;
 	char *cgroup_path;    /* absolute directory of the container's cgroup */
@@ -271,6 +273,8 @@ static void release_create(struct create_ctx *c, bool failed)
 		kc_hooks_close_executables(c->hook_fds, c->hook_fds_len);
 	if (c->hook_view_fd >= 0)
 		close(c->hook_view_fd);
+	if (c->lsm_proc_fd >= 0)
+		close(c->lsm_proc_fd);
 	kc_seccomp_release(c->seccomp);
 	kc_mount_ctx_release(&c->mounts);
 	if (c->cgroup_fd >= 0)
@@ -650,6 +654,7 @@ static _Noreturn void run_init(struct create_ctx *c, int go_fd, int report_fd)
 		.hooks = c->spec->hooks,
 		.hook_fds = c->hook_fds,
 		.hook_view_fd = c->hook_view_fd,
+		.lsm_proc_fd = c->lsm_proc_fd,
 		.session_keyring = c->opts->no_new_keyring ? NULL : c->opts->id,
 	};
 
@@ -675,6 +680,7 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 		.notify_fd = -1,
 		.pty_slave = -1,
 		.hook_view_fd = -1,
+		.lsm_proc_fd = -1,
 		.mounts = {.rootfs_clone_fd = -1},
 		.rootless = kc_rootless(),
 		.rootless_cgroups = kc_rootless_cgroups(),
@@ -717,7 +723,8 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 	kc_trace("container_create");
 	if (join_namespaces(&c, err) < 0 || build_mount_tree(&c, err) < 0 ||
 	    kc_network_setup(c.cfd, c.spec, err) < 0 || setup_terminal(&c, err) < 0 ||
-	    kc_keys_at_create(c.cfd, opts->id, &c.spec->annotations, &c.keyring, err) < 0)
+	    kc_keys_at_create(c.cfd, opts->id, &c.spec->annotations, &c.keyring, err) < 0 ||
+	    kc_lsm_prepare(c.spec->process, c.cfd, &c.lsm_proc_fd, err) < 0)
 		goto fail;
 	if (hooks && hooks->create_container_len &&
 	    kc_hooks_open_executables(hooks->create_container, hooks->create_container_len,
@@ -758,6 +765,10 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 	close(report[1]);
 	close(c.pty_slave);
 	c.pty_slave = -1;
+	if (c.lsm_proc_fd >= 0) {
+		close(c.lsm_proc_fd);
+		c.lsm_proc_fd = -1;
+	}
 	/* init is in the scope: the holder goes (systemd keeps the scope) */
 	kc_systemd_scope_release(&c.scope);
 

@@ -23,6 +23,7 @@
 #include "buf.h"
 #include "fileio.h"
 #include "log.h"
+#include "lsm.h"
 #include "pidfile.h"
 #include "rootless.h"
 #include "seccomp.h"
@@ -290,7 +291,7 @@ int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_er
 	enum oci_status status;
 	scmp_filter_ctx seccomp = NULL;
 	int go[2] = {-1, -1}, report[2] = {-1, -1};
-	int master = -1, slave = -1, ret = -1, wstatus;
+	int master = -1, slave = -1, lsm_proc_fd = -1, ret = -1, wstatus;
 	cleanup_close int cfd = -1;
 	pid_t child = -1;
 	char *msg = NULL;
@@ -348,6 +349,10 @@ int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_er
 	if (p->terminal &&
 	    kc_terminal_setup(cfd, p, o->console_socket, &master, &slave, err) < 0)
 		goto out;
+	/* the label is written through kcrun's procfs, not the container's
+	 * /proc, which its processes can rearrange (runtime review 2, 4.5) */
+	if (kc_lsm_prepare(p, cfd, &lsm_proc_fd, err) < 0)
+		goto out;
 
 	/* A member of the container (docs/kernel-api.md): init's namespaces,
 	 * the container's creds and root; container_kill() and init's death
@@ -372,6 +377,7 @@ int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_er
 			.preserve_fds = o->preserve_fds,
 			.seccomp = seccomp,
 			.hook_view_fd = -1,
+			.lsm_proc_fd = lsm_proc_fd,
 			.joined = true,
 			/* as runc's exec: the container's session keyring, not kcrun's
 			 * (nor, with none, root's user-session keyring) */
@@ -392,6 +398,10 @@ int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_er
 	if (slave >= 0) {
 		close(slave);
 		slave = -1;
+	}
+	if (lsm_proc_fd >= 0) {
+		close(lsm_proc_fd);
+		lsm_proc_fd = -1;
 	}
 	kc_trace("exec: joined");
 	if (st.cgroup_path && *st.cgroup_path && enter_cgroup(st.cgroup_path, o->cgroup, st.pid, child, err) < 0)
@@ -423,6 +433,8 @@ out:
 		close(master);
 	if (slave >= 0)
 		close(slave);
+	if (lsm_proc_fd >= 0)
+		close(lsm_proc_fd);
 	for (int i = 0; i < 2; i++) {
 		if (go[i] >= 0)
 			close(go[i]);

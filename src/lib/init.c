@@ -21,6 +21,7 @@
 #include "hooks.h"
 #include "kcontainer.h"
 #include "mounts.h"
+#include "lsm.h"
 #include "procattrs.h"
 #include "procfs.h"
 #include "seccomp.h"
@@ -320,7 +321,7 @@ static void close_unneeded_fds(struct kc_init_ctx *ctx)
 	size_t n_hooks = ctx->hooks && ctx->hook_fds ? ctx->hooks->create_container_len : 0;
 	size_t n = 0, i;
 	unsigned int low = 3 + (unsigned int)ctx->preserve_fds;
-	int *keep = malloc((7 + n_hooks) * sizeof(*keep));
+	int *keep = malloc((8 + n_hooks) * sizeof(*keep));
 
 	if (keep == NULL)
 		init_fail(ctx, ENOMEM, "close the runtime's fds");
@@ -331,6 +332,7 @@ static void close_unneeded_fds(struct kc_init_ctx *ctx)
 	keep[n++] = ctx->fifo_proc_fd;
 	keep[n++] = ctx->pty_slave_fd;
 	keep[n++] = ctx->hook_view_fd;
+	keep[n++] = ctx->lsm_proc_fd;
 	for (i = 0; i < n_hooks; i++)
 		keep[n++] = ctx->hook_fds[i];
 	qsort(keep, n, sizeof(*keep), compare_fds);
@@ -429,9 +431,10 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 		if (syscall(SYS_keyctl, 1, name) < 0 && errno != ENOSYS && errno != EDQUOT)
 			init_fail(ctx, errno, "join session keyring %s", name);
 	}
-	if (kc_procattrs_rlimits(p, &err) < 0 ||
+	if (kc_procattrs_rlimits(p, &err) < 0 || kc_lsm_apply(p, ctx->lsm_proc_fd, &err) < 0 ||
 	    kc_procattrs_apply(p, ctx->spec ? ctx->spec->linux_ : NULL, &err) < 0)
 		init_fail_err(ctx, &err);
+	ctx->lsm_proc_fd = -1; /* closed by kc_lsm_apply() */
 	if (ctx->pty_slave_fd >= 0 && kc_terminal_setup_slave(ctx->pty_slave_fd, &err) < 0)
 		init_fail_err(ctx, &err);
 

@@ -33,6 +33,7 @@ struct kc_init_ctx {
 	const struct oci_hooks *hooks; /* createContainer, startContainer */
 	const int *hook_fds;   /* createContainer executables, opened by the parent */
 	int hook_view_fd;      /* >= 0: wait for the go in this view (hook_view.h) */
+	int lsm_proc_fd;       /* lsm.h: the procfs of the LSM label's write; -1: none */
 	/* create without --no-new-keyring: join a new session keyring
 	 * "_ses.<id>" as runc does (NULL: keep the caller's). */
 	const char *session_keyring;

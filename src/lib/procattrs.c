@@ -12,7 +12,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "procfs.h"
 #include "units.h"
 
 /* sched_setattr(2)'s first layout (SCHED_ATTR_SIZE_VER0, 48 bytes): glibc
@@ -149,66 +148,8 @@ static int set_io_priority(const struct oci_io_priority *prio, kc_error_t *err)
 	return 0;
 }
 
-/* Writes text to the first of paths that exists (LSM attributes live in
- * /proc/thread-self/attr/<lsm>/ on newer kernels, /proc/self/attr/ before). */
-static int write_attr(const char *const *paths, const char *text)
-{
-	int fd = -1, saved;
-	ssize_t n;
-
-	/* an attribute file that is not on procfs is a fake /proc: refused */
-	errno = 0;
-	for (; *paths && fd < 0 && errno != EXDEV; paths++)
-		fd = kc_procfs_open(*paths, O_WRONLY);
-	if (fd < 0)
-		return -1;
-	n = write(fd, text, strlen(text));
-	saved = errno;
-	close(fd);
-	errno = saved;
-	return n < 0 ? -1 : 0;
-}
-
-/* process.apparmorProfile: the profile the process gets at execve, as
- * runc's change_onexec.  Without AppArmor it is an error, not ignored. */
-static int set_apparmor(const char *profile, kc_error_t *err)
-{
-	static const char *const paths[] = {
-		"/proc/thread-self/attr/apparmor/exec", "/proc/self/attr/apparmor/exec", NULL,
-	};
-	char text[4200];
-
-	if (access("/sys/kernel/security/apparmor", F_OK) < 0 &&
-	    access("/sys/module/apparmor", F_OK) < 0)
-		return kc_error_set(err, 0, "process.apparmorProfile: \"%s\" is set but AppArmor is not enabled on this system",
-				    profile);
-	snprintf(text, sizeof(text), "exec %s", profile);
-	if (write_attr(paths, text) < 0)
-		return kc_error_set(err, errno, "process.apparmorProfile: apply \"%s\"", profile);
-	return 0;
-}
-
-/* process.selinuxLabel: the label the process gets at execve. */
-static int set_selinux_label(const char *label, kc_error_t *err)
-{
-	static const char *const paths[] = {
-		"/proc/thread-self/attr/exec", "/proc/self/attr/exec", NULL,
-	};
-
-	if (access("/sys/fs/selinux/enforce", F_OK) < 0)
-		return kc_error_set(err, 0, "process.selinuxLabel: selinux label is specified in config, but selinux is disabled or not supported");
-	if (write_attr(paths, label) < 0)
-		return kc_error_set(err, errno, "process.selinuxLabel: set \"%s\"", label);
-	return 0;
-}
-
 int kc_procattrs_apply(const struct oci_process *p, const struct oci_linux *lx, kc_error_t *err)
 {
-	if (p->apparmor_profile && *p->apparmor_profile &&
-	    set_apparmor(p->apparmor_profile, err) < 0)
-		return -1;
-	if (p->selinux_label && *p->selinux_label && set_selinux_label(p->selinux_label, err) < 0)
-		return -1;
 	if (lx && lx->personality && set_personality(lx->personality, err) < 0)
 		return -1;
 	if (p->scheduler && set_scheduler(p->scheduler, err) < 0)

@@ -2,8 +2,8 @@
 /* Attributes of the container's process: those init sets on itself before
  * execve (they all survive it, or take effect at it): process.rlimits,
  * linux.personality, process.scheduler, process.ioPriority,
- * process.execCPUAffinity, process.apparmorProfile and process.selinuxLabel;
- * and process.oomScoreAdj, which the parent writes for init. */
+ * and process.execCPUAffinity; and process.oomScoreAdj, which the parent
+ * writes for init.  The LSM labels are lsm.h's. */
 #ifndef KCRUN_PROCATTRS_H
 #define KCRUN_PROCATTRS_H
 
@@ -19,9 +19,8 @@ int kc_procattrs_initial(const struct oci_process *p, kc_error_t *err);
 /* process.rlimits (setrlimit), before the scheduler and the user change. */
 int kc_procattrs_rlimits(const struct oci_process *p, kc_error_t *err);
 
-/* AppArmor profile, SELinux label, personality, scheduler and ioPriority:
- * while init still holds its capabilities (SCHED_FIFO needs CAP_SYS_NICE).
- * An LSM attribute on a system without that LSM is an error, as in runc. */
+/* Personality, scheduler and ioPriority: while init still holds its
+ * capabilities (SCHED_FIFO needs CAP_SYS_NICE). */
 int kc_procattrs_apply(const struct oci_process *p, const struct oci_linux *lx, kc_error_t *err);
 
 /* execCPUAffinity.final: just before execve. */

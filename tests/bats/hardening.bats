@@ -21,6 +21,7 @@ teardown() {
 	rm -rf "$OUT" "$MARKER"
 	[ -z "${COPY:-}" ] || rm -f "$COPY"
 	[ -z "${OTHER:-}" ] || kill "$OTHER" 2>/dev/null || true
+	[ -z "${FAKE_HOST_LSM:-}" ] || umount /sys/module
 }
 
 # no_host_secret: the output of the last `run` does not show the marker.
@@ -85,6 +86,48 @@ wait_for_file() {
 	echo "$output"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"Operation not supported"* ]]
+}
+
+# runtime review 2, 4.5: the LSM label of an exec'd process.  Its init, root
+# of a user namespace with CAP_SYS_ADMIN there, rearranges the mount
+# namespace exec joins: a tmpfs over /proc whose thread-self/attr files are
+# binds of a writable procfs file (/proc/1/sched), and a fake
+# /sys/module/apparmor.  A runtime that decides "AppArmor is on" and writes
+# the attribute by path inside "applies" the profile into /proc/1/sched and
+# runs the process unconfined.  lsm_attacker prints "ready" once it is done.
+lsm_attacker() {
+	update_config '.linux.namespaces += [{"type": "user"}]
+		| .linux.uidMappings = [{"containerID": 0, "hostID": 100000, "size": 65536}]
+		| .linux.gidMappings = [{"containerID": 0, "hostID": 100000, "size": 65536}]
+		| .process.capabilities |= with_entries(.value += ["CAP_SYS_ADMIN"] | .value |= unique)'
+	mkdir -p "$BUNDLE/rootfs/rp"
+	chown -R 100000:100000 "$BUNDLE/rootfs"
+	set_args sh -c 'mount -o rbind /proc /rp && mount -t tmpfs fake /proc && for d in thread-self self; do mkdir -p /proc/$d/attr/apparmor && touch /proc/$d/attr/apparmor/exec /proc/$d/attr/exec && mount -o bind /rp/1/sched /proc/$d/attr/apparmor/exec && mount -o bind /rp/1/sched /proc/$d/attr/exec || exit 1; done && mount -t tmpfs fake /sys/module && mkdir /sys/module/apparmor && echo ready && exec sleep 1000'
+	rt_bg run -d --bundle "$BUNDLE" "$ID"
+	wait_for 60 grep -q ready "$BUNDLE/.out"
+}
+
+@test "exec --apparmor: the container's fake /sys and /proc do not make the runtime believe in AppArmor" {
+	[ ! -e /sys/module/apparmor ] || skip "the host runs AppArmor"
+	lsm_attacker
+	run rt exec --apparmor kcrun-test-profile "$ID" true
+	echo "$output"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *'"kcrun-test-profile" is set but AppArmor is not enabled on this system'* ]]
+}
+
+@test "exec --apparmor: the label is written through the runtime's procfs, not the container's /proc" {
+	is_kcrun || skip "kcrun's procfs handle"
+	[ ! -e /sys/module/apparmor ] || skip "the host runs AppArmor"
+	lsm_attacker
+	# the host says AppArmor (it has none: the kernel refuses the write)
+	mount -t tmpfs fake-host-lsm /sys/module
+	FAKE_HOST_LSM=1
+	mkdir /sys/module/apparmor
+	run rt exec --apparmor kcrun-test-profile "$ID" true
+	echo "$output"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *'process.apparmorProfile: apply "kcrun-test-profile"'* ]]
 }
 
 # runtime review 2, 4.2: the ptmx of exec -t is the container's path.  A
