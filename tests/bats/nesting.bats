@@ -20,6 +20,7 @@ setup() {
 
 teardown() {
 	teardown_bundle
+	[ -z "${SAVED_MAX:-}" ] || echo "$SAVED_MAX" > /proc/sys/user/max_containers
 }
 
 @test "a container can make 16 containers below it by default, no more" {
@@ -48,5 +49,34 @@ teardown() {
 	run rt run --bundle "$BUNDLE" "$ID"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *'annotations["org.kcrun.max-containers"]: "many" is not a number'* ]]
+	assert_nothing_left "$ID"
+}
+
+# Runtime review 2, 4.7: a root without CAP_SYS_ADMIN, in a container
+# without a user namespace of its own, unshares one (whose root has every
+# capability over it) and makes containers there.  They are charged to
+# kuid 0, against the max_containers that host root's `kcrun create` draws
+# from; the bound kcrun sets on its container stops them at 16 while they
+# are held, so the host still creates.  With max_containers at 24 and no
+# bound, nest would stop at ENOSPC after 22 and the second run would fail.
+@test "a container's root in a user namespace of its own cannot use up root's max_containers" {
+	update_config '.process.capabilities |= with_entries(.value -= ["CAP_SYS_ADMIN"])'
+	SAVED_MAX=$(cat /proc/sys/user/max_containers)
+	echo 24 > /proc/sys/user/max_containers
+	set_args nest -u -w 40
+	rt_bg run -d --bundle "$BUNDLE" "$ID"
+	wait_for 60 grep -q created "$BUNDLE/.out"
+	cat "$BUNDLE/.out"
+	[ "$(cat "$BUNDLE/.out")" = "created 16 EDQUOT" ]
+	# host root's next container, while the 16 are held
+	mkdir "$BUNDLE/second"
+	jq --arg root "$BUNDLE/rootfs" '.root.path = $root | .process.args = ["true"]' \
+		"$BUNDLE/config.json" > "$BUNDLE/second/config.json"
+	run rt run --bundle "$BUNDLE/second" "$ID-second"
+	[ "$status" -eq 0 ]
+	[ "$(cat "$BUNDLE/.out")" = "created 16 EDQUOT" ]
+	rt kill "$ID" KILL
+	wait_for_status "$ID" stopped
+	rt delete "$ID"
 	assert_nothing_left "$ID"
 }

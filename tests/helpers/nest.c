@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* nest N: create up to N kernel containers from inside a container (each a
- * child of the caller's), keep them open, and print how many were made and
- * the errno name of the call that failed ("created 16 EDQUOT"), or "created
- * N ok".  Static, for nesting.bats: it runs inside busybox containers. */
+/* nest [-u] [-w] N: create up to N kernel containers from inside a
+ * container (each a child of the caller's), keep them open, and print how
+ * many were made and the errno name of the call that failed ("created 16
+ * EDQUOT"), or "created N ok".  -u: first unshare a user namespace (whose
+ * root has CAP_SYS_ADMIN over it without any capability in the container:
+ * runtime review 2, 4.7); -w: then hold the containers until killed.
+ * Static, for nesting.bats: it runs inside busybox containers. */
 #include <errno.h>
+#include <sched.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,19 +38,35 @@ static const char *errno_name(int e)
 
 int main(int argc, char **argv)
 {
-	long want = argc > 1 ? strtol(argv[1], NULL, 10) : 1;
+	bool own_userns = false, hold = false;
 	char name[32];
-	long n;
+	long want, n;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "uw")) != -1) {
+		if (opt == 'u')
+			own_userns = true;
+		else if (opt == 'w')
+			hold = true;
+		else
+			return 2;
+	}
+	want = optind < argc ? strtol(argv[optind], NULL, 10) : 1;
+	if (own_userns && unshare(CLONE_NEWUSER) < 0) {
+		printf("unshare %s\n", errno_name(errno));
+		return 1;
+	}
 
 	for (n = 0; n < want; n++) {
 		struct container_args args = { .name = (uintptr_t)name };
 
 		snprintf(name, sizeof(name), "nest-%ld", n);
-		if (syscall(NR_container_create, &args, sizeof(args)) < 0) {
-			printf("created %ld %s\n", n, errno_name(errno));
-			return 0;
-		}
+		if (syscall(NR_container_create, &args, sizeof(args)) < 0)
+			break;
 	}
-	printf("created %ld ok\n", n);
+	printf("created %ld %s\n", n, n < want ? errno_name(errno) : "ok");
+	fflush(stdout);
+	while (hold)
+		pause();
 	return 0;
 }
