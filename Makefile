@@ -87,7 +87,7 @@ check: kernel guest debian kernel-deb
 
 # Every guest suite on the debug kernel (KASAN, lockdep, kmemleak), strict:
 # a kernel report fails the run.  The engine suites need the Debian guest.
-DEBIAN_SUITES := debian-package.bats cri.bats podman.bats podman-rootless.bats engine-network.bats docker.bats containerd.bats systemd-cgroup.bats systemd-notify.bats
+DEBIAN_SUITES := debian-package.bats cri.bats podman.bats podman-rootless.bats engine-network.bats docker.bats containerd.bats systemd-cgroup.bats systemd-notify.bats systemd-rootless.bats
 check-debug: deps
 	@$(MAKE) -s kernel DEBUG=1
 	@$(MAKE) -s guest

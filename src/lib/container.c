@@ -182,14 +182,17 @@ static int setup_systemd_cgroup(struct create_ctx *c, kc_error_t *err)
 	struct kc_unit_props props = {0};
 	int rc = -1;
 
-	if (kc_systemd_unit_from_path(lx ? lx->cgroups_path : NULL, c->opts->id, c->rootless, &unit,
-				      err) < 0)
+	/* the user's manager when unprivileged or root of a user namespace
+	 * that is not the initial one (rootless podman runs the runtime so),
+	 * as runc and crun decide it */
+	if (kc_systemd_unit_from_path(lx ? lx->cgroups_path : NULL, c->opts->id,
+				      c->rootless_cgroups, &unit, err) < 0)
 		return -1;
 	if (kc_unit_props_for_scope(&props, &unit, c->opts->id, err) < 0 ||
 	    kc_unit_props_from_resources(&props, lx ? lx->resources : NULL, err) < 0 ||
 	    kc_unit_props_from_annotations(&props, &c->spec->annotations, err) < 0)
 		goto out;
-	c->unit_user = c->rootless;
+	c->unit_user = c->rootless_cgroups;
 	if (kc_systemd_scope_start(&unit, &props, c->unit_user, &c->scope, err) < 0)
 		goto out;
 	c->unit_name = unit.name;
@@ -748,7 +751,13 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 	if (c.pid < 0) {
 		close(go[0]);
 		close(report[1]);
-		if (errno == EACCES && c.rootless_cgroups && c.cgroup_path)
+		if (errno == EACCES && c.unit_user)
+			kc_error_set(err, errno, "clone3 into container and cgroup %s (the user's "
+				     "systemd manager made the scope, but kcrun runs outside the "
+				     "tree it delegates to the user: run kcrun in a unit of that "
+				     "manager, as podman runs it in its libpod-conmon scope, for "
+				     "example with systemd-run --user --scope)", c.cgroup_path);
+		else if (errno == EACCES && c.rootless_cgroups && c.cgroup_path)
 			kc_error_set(err, errno, "clone3 into container and cgroup %s (rootless: "
 				     "kcrun must run in the delegated subtree, which holds the "
 				     "common ancestor of its cgroup and this one)", c.cgroup_path);

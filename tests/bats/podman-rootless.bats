@@ -25,6 +25,12 @@ XDG=/run/user/$RL_UID
 # --root; the runtime, root of podman's user namespace, picks it)
 RT_ROOT=$XDG/$(basename "$RT")
 
+# podman's cgroup manager: the one it picks (systemd where the user's own
+# manager runs, as in the Debian guest under systemd, where the user
+# lingers; cgroupfs without a user session), or RL_CGROUP_MANAGER
+# (tests/run-all runs the suite again with cgroupfs)
+RL_CGROUP_MANAGER=${RL_CGROUP_MANAGER:-}
+
 # up ARGS...: podman as the user, with a login's environment and nothing of
 # root's, bounded; fd 3 (bats') closed, or podman's pause process and
 # conmon would keep it.
@@ -32,7 +38,8 @@ up() {
 	timeout 180 setpriv --reuid="$RL_UID" --regid="$RL_GID" --init-groups \
 		env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 		HOME=/home/$RL_USER USER=$RL_USER LOGNAME=$RL_USER XDG_RUNTIME_DIR="$XDG" \
-		podman "$@" 3>&-
+		DBUS_SESSION_BUS_ADDRESS="unix:path=$XDG/bus" \
+		podman ${RL_CGROUP_MANAGER:+--cgroup-manager "$RL_CGROUP_MANAGER"} "$@" 3>&-
 }
 
 pd() {
