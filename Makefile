@@ -107,9 +107,12 @@ fuzz: deps
 	@$(MAKE) -s -C fuzz run RUNS=$(RUNS)
 
 # bench/lifecycle and the kernel's floor (bench/floor.c) in one boot:
-# SCALE=100 for a shorter run (bench/run-lifecycle).
-bench: kernel guest
+# SCALE=100 for a shorter run (bench/run-lifecycle); then the systemd cgroup
+# driver's cost against cgroupfs in the Debian guest under systemd
+# (bench/run-systemd-scope).
+bench: kernel guest debian
 	@bench/run-lifecycle
+	@bench/run-systemd-scope
 
 # The guest kernel's profile (a static perf, built once into $(KCRUN_CACHE)/perf)
 # of a process start and of create+start+delete, at 0 and beside SCALE live

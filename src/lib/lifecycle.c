@@ -237,16 +237,23 @@ static int kill_and_wait(const struct kc_state *st, kc_error_t *err)
 /* --systemd-cgroup: the container's scope is stopped (systemd kills what
  * is left in it and removes its cgroup) and, if it failed, reset, so that
  * its name is free again.  Without systemd the cgroup is still removed by
- * the caller. */
-static void stop_recorded_unit(const char *root, const char *id)
+ * the caller.  A scope whose cgroup is gone was stopped by systemd when
+ * init, its last process, died (the usual end of `run`): only a failed
+ * record is reset then, without a stop job to wait for. */
+static void stop_recorded_unit(const char *root, const char *id, const char *cgroup)
 {
 	bool user = false;
 	cleanup_free char *unit = kc_state_recorded_unit(root, id, &user);
 	kc_error_t unit_err = NULL;
+	int rc;
 
 	if (unit == NULL)
 		return;
-	if (kc_systemd_unit_stop(unit, user, &unit_err) < 0) {
+	if (cgroup && *cgroup && access(cgroup, F_OK) < 0 && errno == ENOENT)
+		rc = kc_systemd_unit_forget(unit, user, &unit_err);
+	else
+		rc = kc_systemd_unit_stop(unit, user, &unit_err);
+	if (rc < 0) {
 		kc_log_warn("%s", unit_err->msg);
 		kc_error_free(&unit_err);
 	}
@@ -256,7 +263,7 @@ static void stop_recorded_unit(const char *root, const char *id)
 static int destroy_state(const char *root, struct kc_state *st, kc_error_t *err)
 {
 	kc_trace("delete: init dead");
-	stop_recorded_unit(root, st->id);
+	stop_recorded_unit(root, st->id, st->cgroup_path);
 	if (st->cgroup_path && *st->cgroup_path) {
 		kc_error_t cg_err = NULL;
 
@@ -299,7 +306,7 @@ static void remove_leftovers(const char *root, const char *id)
 			poll(&pfd, 1, 10000);
 		close(cfd);
 	}
-	stop_recorded_unit(root, id);
+	stop_recorded_unit(root, id, cgroup);
 	if (cgroup && kc_cgroup_dir_valid(cgroup)) {
 		kc_error_t cg_err = NULL;
 

@@ -54,6 +54,10 @@ void kc_systemd_scope_release(struct kc_systemd_scope *scope);
  * cgroup), waits for the job, then ResetFailedUnit.  A unit that no longer
  * exists is no error. */
 int kc_systemd_unit_stop(const char *name, bool user, kc_error_t *err);
+/* ResetFailedUnit without waiting for the reply: for a scope whose cgroup
+ * is gone, which systemd has stopped already; only a failed record (an OOM
+ * kill fails a scope) may be left, and it would keep the name taken. */
+int kc_systemd_unit_forget(const char *name, bool user, kc_error_t *err);
 /* SetUnitProperties(name, runtime, props): `kcrun update`. */
 int kc_systemd_unit_set(const char *name, bool user, const struct kc_unit_props *props,
 			kc_error_t *err);
