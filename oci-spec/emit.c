@@ -72,6 +72,16 @@ int oci_state_to_json(const struct oci_state *state, char **out)
 	return oci_gen_finish(&gen, "  ", false, out);
 }
 
+/* The fields of specs.State after id, as hooks and listeners get them. */
+static void gen_hook_state_rest(struct gen *gen, const struct oci_state *state, const char *status)
+{
+	oci_key_string_always(gen, "status", status);
+	oci_key_int(gen, "pid", state->pid != 0, state->pid);
+	oci_key_string_always(gen, "bundle", state->bundle);
+	oci_key_map(gen, "annotations", &state->annotations);
+	oci_gen_map_close(gen);
+}
+
 /* runtime-spec specs.State, marshalled compactly as runc hands it to hooks. */
 int oci_state_to_hook_json(const struct oci_state *state, char **out)
 {
@@ -84,10 +94,34 @@ int oci_state_to_hook_json(const struct oci_state *state, char **out)
 	}
 	if (gen_state_begin(&gen, state) < 0)
 		return -1;
-	oci_key_string_always(&gen, "status", status);
-	oci_key_int(&gen, "pid", state->pid != 0, state->pid);
-	oci_key_string_always(&gen, "bundle", state->bundle);
-	oci_key_map(&gen, "annotations", &state->annotations);
+	gen_hook_state_rest(&gen, state, status);
+	return oci_gen_finish(&gen, NULL, false, out);
+}
+
+/* runtime-spec specs.ContainerProcessState, compact, in runc's field order:
+ * what a seccomp listener gets with the fds it names. */
+int oci_process_state_to_json(const struct oci_state *state, int pid, const char *const *fds,
+			      size_t fds_len, const char *metadata, char **out)
+{
+	const char *status = oci_status_name(state->status);
+	struct gen gen;
+
+	if (status == NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (oci_gen_begin(&gen) < 0)
+		return -1;
+	oci_gen_map_open(&gen);
+	oci_key_string_always(&gen, "ociVersion", state->oci_version);
+	oci_gen_key_strv(&gen, "fds", fds, fds_len);
+	oci_key_int(&gen, "pid", true, pid);
+	oci_key_string(&gen, "metadata", metadata);
+	oci_gen_key(&gen, "state");
+	oci_gen_map_open(&gen);
+	oci_key_string_always(&gen, "ociVersion", state->oci_version);
+	oci_key_string_always(&gen, "id", state->id);
+	gen_hook_state_rest(&gen, state, status);
 	oci_gen_map_close(&gen);
 	return oci_gen_finish(&gen, NULL, false, out);
 }
@@ -107,8 +141,7 @@ static const char *const feature_namespaces[] = {
 
 /* knownFlags: every linux.seccomp.flags name kcrun recognises;
  * supportedFlags: the ones it applies.  WAIT_KILLABLE_RECV is recognised
- * and refused (libseccomp 2.5 cannot set it, and it only matters to
- * SCMP_ACT_NOTIFY, which kcrun refuses too). */
+ * and refused: libseccomp 2.5 (Debian 12's) cannot set it. */
 static const char *const feature_seccomp_known_flags[] = {
 	"SECCOMP_FILTER_FLAG_LOG",
 	"SECCOMP_FILTER_FLAG_SPEC_ALLOW",
@@ -150,12 +183,9 @@ static void gen_sorted_names(struct gen *gen, const char *key, const char *(*nam
 	oci_gen_key_strv(gen, key, names, (size_t)n);
 }
 
-/* Every action but SCMP_ACT_NOTIFY, which kcrun refuses (no seccomp
- * notify: src/lib/seccomp.c). */
+/* Every action (SCMP_ACT_NOTIFY with a listenerPath: src/lib/seccomp_notify.h). */
 static const char *action_name(int i)
 {
-	if (i == OCI_SECCOMP_ACT_NOTIFY)
-		return NULL;
 	return oci_seccomp_action_name((enum oci_seccomp_action)i);
 }
 

@@ -50,13 +50,31 @@ int oci_parse_id_mapping(struct parse_ctx *ctx, const struct json_value *obj, vo
 	return 0;
 }
 
+/* runtime-spec 1.2: a relative destination is relative to the container's
+ * root; the model keeps the absolute path it names ("dev" is "/dev"), as
+ * runc 1.2 reads it.  An empty one names nothing. */
+static int absolute_destination(struct parse_ctx *ctx, char **destination)
+{
+	char *absolute;
+
+	if ((*destination)[0] == '/')
+		return 0;
+	if ((*destination)[0] == '\0')
+		return oci_ctx_fail(ctx, "destination", "must not be empty");
+	if (asprintf(&absolute, "/%s", *destination) < 0)
+		return oci_ctx_fail(ctx, NULL, "out of memory");
+	free(*destination);
+	*destination = absolute;
+	return 0;
+}
+
 static int parse_mount(struct parse_ctx *ctx, const struct json_value *obj, void *dst)
 {
 	struct oci_mount *mount = dst;
 
 	if (oci_get_string(ctx, obj, "destination", true, OCI_PATH_MAX_LEN,
 			   &mount->destination) < 0 ||
-	    oci_check_absolute(ctx, "destination", mount->destination) < 0 ||
+	    absolute_destination(ctx, &mount->destination) < 0 ||
 	    oci_get_string(ctx, obj, "type", false, 256, &mount->type) < 0 ||
 	    oci_get_string(ctx, obj, "source", false, OCI_PATH_MAX_LEN, &mount->source) < 0 ||
 	    oci_get_strv(ctx, obj, "options", OCI_MAX_STRING_LEN, &mount->options,

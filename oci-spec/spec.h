@@ -623,6 +623,11 @@ int oci_state_parse_string(const char *json, size_t len, struct oci_state **out,
 int oci_state_to_json(const struct oci_state *state, char **out);
 /* runtime-spec state passed to hooks on stdin (compact). */
 int oci_state_to_hook_json(const struct oci_state *state, char **out);
+/* runtime-spec ContainerProcessState (seccomp notify): {ociVersion, fds,
+ * pid (the process's: init's, or an exec'd one's), metadata (omitted when
+ * NULL), state}. */
+int oci_process_state_to_json(const struct oci_state *state, int pid, const char *const *fds,
+			      size_t fds_len, const char *metadata, char **out);
 /* `runc features` format. */
 int oci_features_to_json(char **out);
 /* What the runtime binary and the running kernel add to it (NULL: nothing):

@@ -60,6 +60,8 @@ int kc_cmd_create(struct kc_global *g, int argc, char **argv)
 		 "path to an AF_UNIX socket which will receive a file descriptor referencing the "
 		 "master end of the console's pseudoterminal"},
 		{"pid-file", 0, KC_OPT_STRING, &o.pid_file, "specify the file to write the process id to"},
+		{"pidfd-socket", 0, KC_OPT_STRING, &o.pidfd_socket,
+		 "path to an AF_UNIX socket which will receive a file descriptor referencing the init process"},
 		{"no-pivot", 0, KC_OPT_FLAG, &no_pivot,
 		 "accepted for compatibility (kcrun never pivots: the root is moved in from outside)"},
 		{"no-new-keyring", 0, KC_OPT_FLAG, &no_new_keyring,

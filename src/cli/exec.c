@@ -31,6 +31,8 @@ int kc_cmd_exec(struct kc_global *g, int argc, char **argv)
 		{"process", 'p', KC_OPT_STRING, &o.process_file, "path to the process.json"},
 		{"detach", 'd', KC_OPT_FLAG, &o.detach, "detach from the container's process"},
 		{"pid-file", 0, KC_OPT_STRING, &o.pid_file, "specify the file to write the process id to"},
+		{"pidfd-socket", 0, KC_OPT_STRING, &o.pidfd_socket,
+		 "path to an AF_UNIX socket which will receive a file descriptor referencing the exec process"},
 		{"additional-gids", 'g', KC_OPT_LIST, &gids,
 		 "additional gids to add to the process (may be repeated)"},
 		{"process-label", 0, KC_OPT_STRING, &o.process_label, "set the asm process label for the process commonly used with selinux"},

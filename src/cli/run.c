@@ -29,6 +29,8 @@ int kc_cmd_run(struct kc_global *g, int argc, char **argv)
 		{"detach", 'd', KC_OPT_FLAG, &detach, "detach from the container's process"},
 		{"keep", 0, KC_OPT_FLAG, &keep, "do not delete the container after it exits"},
 		{"pid-file", 0, KC_OPT_STRING, &o.pid_file, "specify the file to write the process id to"},
+		{"pidfd-socket", 0, KC_OPT_STRING, &o.pidfd_socket,
+		 "path to an AF_UNIX socket which will receive a file descriptor referencing the init process"},
 		{"no-subreaper", 0, KC_OPT_FLAG, &no_subreaper,
 		 "disable the use of the subreaper used to reap reparented processes"},
 		{"no-pivot", 0, KC_OPT_FLAG, &no_pivot, "accepted for compatibility"},

@@ -27,6 +27,8 @@ struct update_flags {
 	 * error, before the container is looked up; 0 is "left out" */
 	int64_t blkio_weight, pids_limit;
 	const char *cpu_period, *cpu_quota, *cpu_share, *cpu_rt_period, *cpu_rt_runtime;
+	/* runc 1.2's: given is set, 0 included (cpu.max.burst, cpu.idle) */
+	const char *cpu_burst, *cpu_idle;
 	const char *cpuset_cpus, *cpuset_mems;
 	const char *memory, *memory_reservation, *memory_swap;
 	const char *kernel_memory, *kernel_memory_tcp;
@@ -43,6 +45,8 @@ static const struct {
 	{"linux.resources.cpu.shares", "--cpu-share"},
 	{"linux.resources.cpu.quota", "--cpu-quota/--cpu-period"},
 	{"linux.resources.cpu.period", "--cpu-period"},
+	{"linux.resources.cpu.burst", "--cpu-burst"},
+	{"linux.resources.cpu.idle", "--cpu-idle"},
 	{"linux.resources.cpu.cpus", "--cpuset-cpus"},
 	{"linux.resources.cpu.mems", "--cpuset-mems"},
 	{"linux.resources.pids.limit", "--pids-limit"},
@@ -125,6 +129,18 @@ static int resources_from_flags(const struct update_flags *f, struct oci_resourc
 	if (f->cpu_rt_runtime &&
 	    parse_i64("--cpu-rt-runtime", f->cpu_rt_runtime, &cpu->realtime_runtime, err) < 0)
 		return -1;
+	if (f->cpu_burst) {
+		if (parse_u64("--cpu-burst", f->cpu_burst, &cpu->burst, err) < 0)
+			return -1;
+		cpu->has_burst = true;
+	}
+	if (f->cpu_idle) {
+		if (strcmp(f->cpu_idle, "0") != 0 && strcmp(f->cpu_idle, "1") != 0)
+			return kc_error_set(err, 0, "invalid value for --cpu-idle: \"%s\" is not 0 or 1",
+					    f->cpu_idle);
+		cpu->idle = f->cpu_idle[0] - '0';
+		cpu->has_idle = true;
+	}
 	if (cpu->realtime_period != 0 || cpu->realtime_runtime != 0)
 		return kc_error_set(err, 0, "--cpu-rt-period/--cpu-rt-runtime: the cgroup v2 cpu controller has no realtime budget");
 	if (f->cpuset_cpus && *f->cpuset_cpus) {
@@ -198,6 +214,10 @@ int kc_cmd_update(struct kc_global *g, int argc, char **argv)
 		{"cpu-quota", 0, KC_OPT_STRING, &f.cpu_quota,
 		 "CPU CFS hardcap limit (in usecs). Allowed cpu time in a given period"},
 		{"cpu-share", 0, KC_OPT_STRING, &f.cpu_share, "CPU shares (relative weight vs. other containers)"},
+		{"cpu-burst", 0, KC_OPT_STRING, &f.cpu_burst,
+		 "CPU CFS hardcap burst limit (in usecs). Allowed accumulated cpu time additionally for burst a given period"},
+		{"cpu-idle", 0, KC_OPT_STRING, &f.cpu_idle,
+		 "set cgroup SCHED_IDLE or not, 0: default behavior, 1: SCHED_IDLE"},
 		{"cpu-rt-period", 0, KC_OPT_STRING, &f.cpu_rt_period,
 		 "CPU realtime period to be used for hardcapping (in usecs). 0 to use system default (refused: cgroup v2)"},
 		{"cpu-rt-runtime", 0, KC_OPT_STRING, &f.cpu_rt_runtime,

@@ -36,9 +36,11 @@
 #include "notify_socket.h"
 #include "pidfile.h"
 #include "lsm.h"
+#include "pidfd_socket.h"
 #include "procattrs.h"
 #include "rootless.h"
 #include "seccomp.h"
+#include "seccomp_notify.h"
 #include "state.h"
 #include "systemd_scope.h"
 #include "systemd_unit.h"
@@ -93,6 +95,7 @@ struct create_ctx {
 	size_t hook_fds_len;
 	int hook_view_fd;     /* hook_view.h: init waits for the go in it; -1: none */
 	int lsm_proc_fd;      /* lsm.h: init writes its LSM label through it; -1: none */
+	int seccomp_ends[2];  /* seccomp_notify.h: [0] ours, [1] init's; -1: no notify */
 	scmp_filter_ctx seccomp;
 	struct kc_mount_ctx mounts;
 	char *cgroup_path;    /* absolute directory of the container's cgroup */
@@ -278,6 +281,9 @@ static void release_create(struct create_ctx *c, bool failed)
 		close(c->hook_view_fd);
 	if (c->lsm_proc_fd >= 0)
 		close(c->lsm_proc_fd);
+	for (int i = 0; i < 2; i++)
+		if (c->seccomp_ends[i] >= 0)
+			close(c->seccomp_ends[i]);
 	kc_seccomp_release(c->seccomp);
 	kc_mount_ctx_release(&c->mounts);
 	if (c->cgroup_fd >= 0)
@@ -553,9 +559,10 @@ static int setup_terminal(struct create_ctx *c, kc_error_t *err)
 }
 
 /* runtime-spec state for hooks (status "creating" until init is parked). */
-static char *hook_state(struct create_ctx *c, enum oci_status status)
+/* The runtime-spec state of the container being made (hooks, listeners). */
+static struct oci_state spec_state(const struct create_ctx *c, enum oci_status status)
 {
-	struct oci_state st = {
+	return (struct oci_state){
 		.oci_version = (char *)OCI_SPEC_VERSION,
 		.id = (char *)c->opts->id,
 		.status = status,
@@ -563,11 +570,30 @@ static char *hook_state(struct create_ctx *c, enum oci_status status)
 		.bundle = c->bundle,
 		.annotations = c->spec->annotations,
 	};
+}
+
+static char *hook_state(struct create_ctx *c, enum oci_status status)
+{
+	struct oci_state st = spec_state(c, status);
 	char *json = NULL;
 
 	if (oci_state_to_hook_json(&st, &json) < 0)
 		return NULL;
 	return json;
+}
+
+/* Seccomp notify: init's listener to linux.seccomp.listenerPath, before
+ * init is waited for (it may be blocked in a call the agent must answer).
+ * When init failed before it sent one, its own error says more. */
+static int forward_seccomp_listener(struct create_ctx *c, kc_error_t *err)
+{
+	struct oci_state st = spec_state(c, OCI_STATUS_CREATING);
+
+	if (kc_seccomp_notify_forward(c->seccomp_ends[0], c->spec->linux_->seccomp, &st, c->pid,
+				      err) == 0)
+		return 0;
+	kc_init_prefer_report(c->report_fd, err);
+	return -1;
 }
 
 /* Writes snapshot as <state dir>/name (a new file, 0600). */
@@ -658,6 +684,7 @@ static _Noreturn void run_init(struct create_ctx *c, int go_fd, int report_fd)
 		.hook_fds = c->hook_fds,
 		.hook_view_fd = c->hook_view_fd,
 		.lsm_proc_fd = c->lsm_proc_fd,
+		.seccomp_notify_fd = c->seccomp_ends[1],
 		.session_keyring = c->opts->no_new_keyring ? NULL : c->opts->id,
 	};
 
@@ -684,6 +711,7 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 		.pty_slave = -1,
 		.hook_view_fd = -1,
 		.lsm_proc_fd = -1,
+		.seccomp_ends = {-1, -1},
 		.mounts = {.rootfs_clone_fd = -1},
 		.rootless = kc_rootless(),
 		.rootless_cgroups = kc_rootless_cgroups(),
@@ -706,7 +734,9 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 	    (opts->run && kc_notify_listen(c.state_dir, &c.notify_fd, err) < 0))
 		goto fail;
 	if (c.spec->linux_ && c.spec->linux_->seccomp &&
-	    kc_seccomp_build(c.spec->linux_->seccomp, &c.seccomp, err) < 0)
+	    (kc_seccomp_build(c.spec->linux_->seccomp, &c.seccomp, err) < 0 ||
+	     (kc_seccomp_notifies(c.spec->linux_->seccomp) &&
+	      kc_seccomp_notify_open(c.seccomp_ends, err) < 0)))
 		goto fail;
 	kc_trace("state dir");
 	if (kc_max_descendants(&c.spec->annotations, &max_descendants, err) < 0 ||
@@ -778,6 +808,10 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 		close(c.lsm_proc_fd);
 		c.lsm_proc_fd = -1;
 	}
+	if (c.seccomp_ends[1] >= 0) {
+		close(c.seccomp_ends[1]);
+		c.seccomp_ends[1] = -1;
+	}
 	/* init is in the scope: the holder goes (systemd keeps the scope) */
 	kc_systemd_scope_release(&c.scope);
 
@@ -808,13 +842,16 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 	close(c.go_fd);
 	c.go_fd = -1;
 	kc_trace("init released");
+	if (c.seccomp_ends[0] >= 0 && forward_seccomp_listener(&c, err) < 0)
+		goto fail;
 	if (kc_init_wait_report(c.report_fd, KC_INIT_READY, err) < 0)
 		goto fail;
 	kc_trace("init ready");
 	if (write_state(&c, err) < 0)
 		goto fail;
 	kc_trace("state written");
-	if (opts->pid_file && kc_pid_file_write(opts->pid_file, c.pid, err) < 0)
+	if ((opts->pid_file && kc_pid_file_write(opts->pid_file, c.pid, err) < 0) ||
+	    (opts->pidfd_socket && kc_pidfd_socket_send(opts->pidfd_socket, c.pid, err) < 0))
 		goto fail;
 
 	/* run: init execs right away, so this is already after "start". */

@@ -17,6 +17,7 @@ struct kc_create_opts {
 	const char *bundle;         /* NULL: current directory */
 	const char *pid_file;
 	const char *console_socket;
+	const char *pidfd_socket;   /* pidfd_socket.h */
 	int preserve_fds;
 	bool no_new_keyring;
 	/* `run`: no exec fifo, init execs as soon as it is set up. */

@@ -24,9 +24,11 @@
 #include "fileio.h"
 #include "log.h"
 #include "lsm.h"
+#include "pidfd_socket.h"
 #include "pidfile.h"
 #include "rootless.h"
 #include "seccomp.h"
+#include "seccomp_notify.h"
 #include "state.h"
 #include "terminal.h"
 #include "oci-spec/spec.h"
@@ -282,6 +284,26 @@ static int read_create_config(const char *root, const struct kc_state *st,
 	return 0;
 }
 
+/* Seccomp notify: the exec'd process's listener to listenerPath, before it
+ * is waited for; its own earlier failure, already written, says more. */
+static int forward_seccomp_listener(int end, const struct oci_spec *spec, const struct kc_state *cs,
+				    pid_t child, int report_fd, kc_error_t *err)
+{
+	struct oci_state st = {
+		.oci_version = (char *)OCI_SPEC_VERSION,
+		.id = cs->id,
+		.status = OCI_STATUS_RUNNING,
+		.pid = cs->pid,
+		.bundle = cs->bundle,
+		.annotations = cs->annotations,
+	};
+
+	if (kc_seccomp_notify_forward(end, spec->linux_->seccomp, &st, child, err) == 0)
+		return 0;
+	kc_init_prefer_report(report_fd, err);
+	return -1;
+}
+
 int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_error_t *err)
 {
 	struct oci_spec *spec = NULL;
@@ -292,6 +314,7 @@ int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_er
 	scmp_filter_ctx seccomp = NULL;
 	int go[2] = {-1, -1}, report[2] = {-1, -1};
 	int master = -1, slave = -1, lsm_proc_fd = -1, ret = -1, wstatus;
+	int seccomp_ends[2] = {-1, -1};
 	cleanup_close int cfd = -1;
 	pid_t child = -1;
 	char *msg = NULL;
@@ -332,7 +355,9 @@ int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_er
 		goto out;
 	}
 	if (spec->linux_ && spec->linux_->seccomp &&
-	    kc_seccomp_build(spec->linux_->seccomp, &seccomp, err) < 0)
+	    (kc_seccomp_build(spec->linux_->seccomp, &seccomp, err) < 0 ||
+	     (kc_seccomp_notifies(spec->linux_->seccomp) &&
+	      kc_seccomp_notify_open(seccomp_ends, err) < 0)))
 		goto out;
 	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(report, O_CLOEXEC) < 0) {
 		kc_error_set(err, errno, "pipe");
@@ -378,6 +403,7 @@ int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_er
 			.seccomp = seccomp,
 			.hook_view_fd = -1,
 			.lsm_proc_fd = lsm_proc_fd,
+			.seccomp_notify_fd = seccomp_ends[1],
 			.joined = true,
 			/* as runc's exec: the container's session keyring, not kcrun's
 			 * (nor, with none, root's user-session keyring) */
@@ -403,6 +429,10 @@ int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_er
 		close(lsm_proc_fd);
 		lsm_proc_fd = -1;
 	}
+	if (seccomp_ends[1] >= 0) {
+		close(seccomp_ends[1]);
+		seccomp_ends[1] = -1;
+	}
 	kc_trace("exec: joined");
 	if (st.cgroup_path && *st.cgroup_path && enter_cgroup(st.cgroup_path, o->cgroup, st.pid, child, err) < 0)
 		goto kill_child;
@@ -412,10 +442,14 @@ int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_er
 	}
 	close(go[1]);
 	go[1] = -1;
+	if (seccomp_ends[0] >= 0 &&
+	    forward_seccomp_listener(seccomp_ends[0], spec, &st, child, report[0], err) < 0)
+		goto kill_child;
 	if (kc_init_wait_report(report[0], KC_INIT_READY, err) < 0)
 		goto kill_child;
 	kc_trace("exec: ready");
-	if (o->pid_file && kc_pid_file_write(o->pid_file, child, err) < 0)
+	if ((o->pid_file && kc_pid_file_write(o->pid_file, child, err) < 0) ||
+	    (o->pidfd_socket && kc_pidfd_socket_send(o->pidfd_socket, child, err) < 0))
 		goto kill_child;
 	*pid_out = child;
 	*pty_master = master;
@@ -436,6 +470,8 @@ out:
 	if (lsm_proc_fd >= 0)
 		close(lsm_proc_fd);
 	for (int i = 0; i < 2; i++) {
+		if (seccomp_ends[i] >= 0)
+			close(seccomp_ends[i]);
 		if (go[i] >= 0)
 			close(go[i]);
 		if (report[i] >= 0)

@@ -16,6 +16,7 @@ struct kc_exec_opts {
 	const char *process_file;   /* --process: a runtime-spec process object */
 	const char *pid_file;
 	const char *console_socket;
+	const char *pidfd_socket;   /* pidfd_socket.h */
 	bool detach;
 	bool tty;
 	char **args;                /* without --process: the command */

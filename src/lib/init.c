@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <limits.h>
 #include <linux/mount.h>
 #include <stdarg.h>
@@ -25,6 +26,7 @@
 #include "procattrs.h"
 #include "procfs.h"
 #include "seccomp.h"
+#include "seccomp_notify.h"
 #include "signals.h"
 #include "state.h"
 #include "terminal.h"
@@ -321,7 +323,7 @@ static void close_unneeded_fds(struct kc_init_ctx *ctx)
 	size_t n_hooks = ctx->hooks && ctx->hook_fds ? ctx->hooks->create_container_len : 0;
 	size_t n = 0, i;
 	unsigned int low = 3 + (unsigned int)ctx->preserve_fds;
-	int *keep = malloc((8 + n_hooks) * sizeof(*keep));
+	int *keep = malloc((9 + n_hooks) * sizeof(*keep));
 
 	if (keep == NULL)
 		init_fail(ctx, ENOMEM, "close the runtime's fds");
@@ -333,6 +335,7 @@ static void close_unneeded_fds(struct kc_init_ctx *ctx)
 	keep[n++] = ctx->pty_slave_fd;
 	keep[n++] = ctx->hook_view_fd;
 	keep[n++] = ctx->lsm_proc_fd;
+	keep[n++] = ctx->seccomp_notify_fd;
 	for (i = 0; i < n_hooks; i++)
 		keep[n++] = ctx->hook_fds[i];
 	qsort(keep, n, sizeof(*keep), compare_fds);
@@ -354,7 +357,7 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 	const struct oci_process *p = ctx->process;
 	struct kc_hook_view_keeper keeper = {.pidfd = -1};
 	kc_error_t err = NULL;
-	bool chdir_done;
+	bool chdir_done, seccomp_loaded = false;
 	char **env, **argv, *exe, *state_json;
 	size_t state_len;
 
@@ -443,9 +446,16 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 		init_fail(ctx, errno, "chdir to cwd (\"%s\") set in config.json failed", p->cwd);
 
 	/* Without no_new_privs, a filter can only be loaded while init still has
-	 * CAP_SYS_ADMIN (seccomp.h). */
-	if (ctx->seccomp && !p->no_new_privileges && kc_seccomp_load(ctx->seccomp, &err) < 0)
-		init_fail_err(ctx, &err);
+	 * CAP_SYS_ADMIN (seccomp.h).  One that notifies is loaded here either
+	 * way: its listener goes to kcrun now, while kcrun waits for us. */
+	if (ctx->seccomp && (!p->no_new_privileges || ctx->seccomp_notify_fd >= 0)) {
+		if (kc_seccomp_load(ctx->seccomp, &err) < 0 ||
+		    (ctx->seccomp_notify_fd >= 0 &&
+		     kc_seccomp_notify_hand_over(ctx->seccomp, ctx->seccomp_notify_fd, &err) < 0))
+			init_fail_err(ctx, &err);
+		ctx->seccomp_notify_fd = -1;
+		seccomp_loaded = true;
+	}
 
 	if (kc_creds_drop_bounding(p, &err) < 0 || kc_creds_set_user(p, &err) < 0)
 		init_fail_err(ctx, &err);
@@ -478,7 +488,7 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 	kc_signals_reset();
 	/* runc's order: the filter as close to execve as it can be, then the
 	 * startContainer hooks, which run under it as the process will. */
-	if (ctx->seccomp && p->no_new_privileges && kc_seccomp_load(ctx->seccomp, &err) < 0)
+	if (ctx->seccomp && !seccomp_loaded && kc_seccomp_load(ctx->seccomp, &err) < 0)
 		init_fail_err(ctx, &err);
 	if (ctx->hooks && ctx->hooks->start_container_len &&
 	    kc_hooks_run(ctx->hooks->start_container, ctx->hooks->start_container_len, state_json,
@@ -488,6 +498,20 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx)
 	}
 	execve(exe, argv, env);
 	init_fail(ctx, errno, "exec: \"%s\"", p->args[0]);
+}
+
+void kc_init_prefer_report(int report_fd, kc_error_t *err)
+{
+	struct pollfd report = {.fd = report_fd, .events = POLLIN};
+	kc_error_t init_err = NULL;
+
+	if (poll(&report, 1, 0) == 1 &&
+	    kc_init_wait_report(report_fd, KC_INIT_READY, &init_err) < 0 && init_err) {
+		kc_error_free(err);
+		*err = init_err;
+		return;
+	}
+	kc_error_free(&init_err);
 }
 
 int kc_init_wait_report(int report_fd, char expected, kc_error_t *err)

@@ -27,6 +27,7 @@ struct kc_init_ctx {
 	int pty_slave_fd;      /* process.terminal: the slave; -1 otherwise */
 	int preserve_fds;      /* fds 3 .. 3+N-1 stay open across exec */
 	scmp_filter_ctx seccomp;
+	int seccomp_notify_fd; /* seccomp_notify.h: the process's end; -1: none */
 	const char *const *deferred_readonly; /* see mounts.h */
 	size_t deferred_readonly_len;
 	bool joined;           /* kcrun exec: no hostname/sysctl set-up */
@@ -51,5 +52,10 @@ _Noreturn void kc_init_main(struct kc_init_ctx *ctx);
  * otherwise (or when it exited without one). */
 #include "error.h"
 int kc_init_wait_report(int report_fd, char expected, kc_error_t *err);
+
+/* After a failure of the parent's own while init (or an exec'd process)
+ * is being set up: the process's error, when it already wrote one (it
+ * then exited), replaces *err.  Never waits: the process may be blocked. */
+void kc_init_prefer_report(int report_fd, kc_error_t *err);
 
 #endif

@@ -87,7 +87,8 @@ static int action_to_libseccomp(enum oci_seccomp_action action, bool has_errno_r
 		*out = SCMP_ACT_LOG;
 		return 0;
 	case OCI_SECCOMP_ACT_NOTIFY:
-		return kc_error_set(err, ENOTSUP, "%s: SCMP_ACT_NOTIFY is not supported by kcrun", path);
+		*out = SCMP_ACT_NOTIFY;
+		return 0;
 	case OCI_SECCOMP_ACT__COUNT:
 		break;
 	}
@@ -208,6 +209,12 @@ static int add_syscall_rules(scmp_filter_ctx ctx, const struct oci_seccomp *secc
 			 * libseccomp (or architecture) does not know. */
 			if (number == __NR_SCMP_ERROR)
 				continue;
+			/* the process hands its listener over with sendmsg(2),
+			 * before anyone can answer a notification */
+			if (action == SCMP_ACT_NOTIFY && strcmp(syscall->names[j], "sendmsg") == 0)
+				return kc_error_set(err, EINVAL, "linux.seccomp.syscalls[%zu].names[%zu]: "
+						    "SCMP_ACT_NOTIFY cannot be used for sendmsg (the "
+						    "runtime hands the listener over with it)", i, j);
 			if (!separate_rules) {
 				rc = seccomp_rule_add_array(ctx, action, number, syscall->args_len,
 							    conditions);
@@ -234,8 +241,13 @@ int kc_seccomp_build(const struct oci_seccomp *seccomp, scmp_filter_ctx *out, kc
 				 seccomp->default_errno_ret, "linux.seccomp.defaultAction",
 				 &default_action, err) < 0)
 		return -1;
-	if (seccomp->listener_path)
-		return kc_error_set(err, ENOTSUP, "linux.seccomp.listenerPath: seccomp notify is not supported by kcrun");
+	/* the kernel has no default notify: a listener answers chosen calls */
+	if (seccomp->default_action == OCI_SECCOMP_ACT_NOTIFY)
+		return kc_error_set(err, EINVAL, "linux.seccomp.defaultAction: SCMP_ACT_NOTIFY cannot be "
+				    "the default action");
+	if (kc_seccomp_notifies(seccomp) && seccomp->listener_path == NULL)
+		return kc_error_set(err, EINVAL, "linux.seccomp.listenerPath: required by SCMP_ACT_NOTIFY "
+				    "(where the runtime sends the listener fd)");
 	ctx = seccomp_init(default_action);
 	if (ctx == NULL)
 		return kc_error_set(err, ENOMEM, "seccomp_init");
@@ -253,6 +265,17 @@ int kc_seccomp_build(const struct oci_seccomp *seccomp, scmp_filter_ctx *out, kc
 	return 0;
 }
 
+bool kc_seccomp_notifies(const struct oci_seccomp *seccomp)
+{
+	size_t i;
+
+	for (i = 0; seccomp && i < seccomp->syscalls_len; i++)
+		if (seccomp->syscalls[i].action == OCI_SECCOMP_ACT_NOTIFY &&
+		    seccomp->syscalls[i].names_len > 0)
+			return true;
+	return false;
+}
+
 int kc_seccomp_load(scmp_filter_ctx ctx, kc_error_t *err)
 {
 	int rc = seccomp_load(ctx);
@@ -260,6 +283,16 @@ int kc_seccomp_load(scmp_filter_ctx ctx, kc_error_t *err)
 	if (rc < 0)
 		return kc_error_set(err, -rc, "load the seccomp filter");
 	return 0;
+}
+
+int kc_seccomp_listener_fd(scmp_filter_ctx ctx, kc_error_t *err)
+{
+	int fd = seccomp_notify_fd(ctx);
+
+	if (fd < 0)
+		return kc_error_set(err, fd == -EOPNOTSUPP ? EOPNOTSUPP : -fd,
+				    "seccomp: the notify listener of the filter");
+	return fd;
 }
 
 void kc_seccomp_release(scmp_filter_ctx ctx)

@@ -19,7 +19,13 @@
  * know are skipped; a rule whose action equals the default action is
  * skipped; SCMP_ACT_ERRNO/SCMP_ACT_TRACE without errnoRet use EPERM; several
  * conditions on the same argument index become separate rules (OR), else
- * they are ANDed in one rule.  SCMP_ACT_NOTIFY (listenerPath) is refused.
+ * they are ANDed in one rule.
+ *
+ * SCMP_ACT_NOTIFY (seccomp_notify.h): a filter with such rules needs
+ * linux.seccomp.listenerPath; init loads it before it gives up
+ * CAP_SYS_ADMIN whatever noNewPrivileges says (the listener must reach
+ * kcrun before create returns, as runc does), and hands the listener fd to
+ * kcrun, which sends it to listenerPath.
  * Not done: runc's ENOSYS stub for syscalls newer than the profile.
  *
  * This header has the name of libseccomp's: keep src/lib off the include
@@ -44,6 +50,13 @@ int kc_seccomp_build(const struct oci_seccomp *seccomp, scmp_filter_ctx *out, kc
 
 /* Installs the filter in the calling process (init, just before exec). */
 int kc_seccomp_load(scmp_filter_ctx ctx, kc_error_t *err);
+
+/* Whether linux.seccomp has an SCMP_ACT_NOTIFY rule. */
+bool kc_seccomp_notifies(const struct oci_seccomp *seccomp);
+
+/* After kc_seccomp_load() of a filter with notify rules: its listener fd
+ * (the filter's, not to be closed by the caller while the ctx lives). */
+int kc_seccomp_listener_fd(scmp_filter_ctx ctx, kc_error_t *err);
 
 /* NULL-safe. */
 void kc_seccomp_release(scmp_filter_ctx ctx);

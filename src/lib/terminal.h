@@ -34,18 +34,10 @@ int kc_terminal_open_ptmx(int dirfd, const char *path, int *ptmx_fd, kc_error_t 
 int kc_terminal_create_pty(int ptmx_fd, unsigned int rows, unsigned int cols,
 			   int *slave_fd, int *pts_number, kc_error_t *err);
 
-/* Sends fd over an already connected AF_UNIX socket: one message whose
- * data is `name` (at least one byte) and exactly one SCM_RIGHTS fd. */
-int kc_terminal_send_fd(int sock_fd, int fd, const char *name, kc_error_t *err);
-
 /* Connects to the --console-socket path (AF_UNIX, SOCK_STREAM) and sends
- * the pty master with kc_terminal_send_fd(); the data is "/dev/pts/N". */
+ * the pty master (fd_passing.h); the data is "/dev/pts/N". */
 int kc_terminal_send_master(const char *console_socket, int master_fd, int pts_number,
 			    kc_error_t *err);
-
-/* Receives one fd sent by kc_terminal_send_fd() (used by tests and by a
- * future `kcrun run` that owns the terminal itself).  *fd receives it. */
-int kc_terminal_recv_fd(int sock_fd, int *fd, kc_error_t *err);
 
 /* Steps 1 to 3 for create and exec alike: the pty of the devpts at
  * root_fd's dev/pts (root_fd: the container fd, or init's /proc/PID/root),

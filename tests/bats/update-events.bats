@@ -60,6 +60,33 @@ create_container() {
 	[ "$(cat "$CGROUP_DIR/cpu.max")" = "50000 100000" ]
 }
 
+# runc 1.2's flags (runc 1.1.5, the guest's, has neither): given is set,
+# 0 included; cpu.idle takes 0 or 1 only.
+@test "update: --cpu-burst and --cpu-idle set cpu.max.burst and cpu.idle; a bad --cpu-idle changes nothing" {
+	"$RUNTIME" update --help 2>&1 | grep -q -- --cpu-burst || skip "$RUNTIME update has no --cpu-burst"
+	requires_runc_update
+	requires_cgroup2
+	requires_controller cpu
+	use_cgroup
+	create_container
+	[ -e "$CGROUP_DIR/cpu.max.burst" ] || skip "no cpu.max.burst in this kernel"
+	rt update --cpu-quota 50000 --cpu-period 100000 --cpu-burst 20000 --cpu-idle 1 "$ID"
+	[ "$(cat "$CGROUP_DIR/cpu.max.burst")" = 20000 ]
+	[ "$(cat "$CGROUP_DIR/cpu.idle")" = 1 ]
+	rt update --cpu-burst 0 --cpu-idle 0 "$ID"
+	[ "$(cat "$CGROUP_DIR/cpu.max.burst")" = 0 ]
+	[ "$(cat "$CGROUP_DIR/cpu.idle")" = 0 ]
+	run rt update --cpu-burst 10000 --cpu-idle 2 "$ID"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *'invalid value for --cpu-idle: "2" is not 0 or 1'* ]]
+	[ "$(cat "$CGROUP_DIR/cpu.max.burst")" = 0 ]
+	# a burst above the quota: the kernel refuses it, the flag is named
+	run rt update --cpu-burst 60000 "$ID"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"--cpu-burst"* ]]
+	[ "$(cat "$CGROUP_DIR/cpu.max.burst")" = 0 ]
+}
+
 @test "update: --memory-swap is memory+swap: memory.swap.max gets the difference" {
 	requires_runc_update
 	requires_cgroup2

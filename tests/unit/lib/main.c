@@ -8,7 +8,7 @@
  * and says by how much. */
 #include "tap.h"
 
-#define KC_UNIT_PLAN 740
+#define KC_UNIT_PLAN 744
 
 int tap_count, tap_failed;
 

@@ -45,9 +45,15 @@ static bool profile_builds(struct oci_seccomp *profile)
 	return rc == 0;
 }
 
+/* A rule with the action (SCMP_ACT_NOTIFY's with the listenerPath it
+ * needs: building connects nowhere). */
 static bool action_builds(enum oci_seccomp_action action)
 {
-	struct oci_seccomp profile = { .default_action = action };
+	char *names[] = { (char *)"acct" };
+	struct oci_seccomp_syscall rule = { .names = names, .names_len = 1, .action = action };
+	struct oci_seccomp profile = { .default_action = OCI_SECCOMP_ACT_ALLOW,
+				       .syscalls = &rule, .syscalls_len = 1,
+				       .listener_path = (char *)"/run/agent.sock" };
 
 	return profile_builds(&profile);
 }
@@ -101,7 +107,7 @@ void test_features(void)
 		}
 	}
 	TAP_OK(tree && ok, "features: seccomp actions are exactly the ones a filter is built "
-			   "with (SCMP_ACT_NOTIFY refused, not listed)");
+			   "with");
 
 	ok = tree != NULL;
 	array = tree ? yajl_tree_get(tree, known, yajl_t_array) : NULL;

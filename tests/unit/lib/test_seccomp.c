@@ -212,8 +212,24 @@ void test_seccomp(void)
 
 	rules[0].action = OCI_SECCOMP_ACT_NOTIFY;
 	TAP_CALL_FAILS(kc_seccomp_build(&profile, &ctx, &err), err,
-		       "linux.seccomp.syscalls[0].action: SCMP_ACT_NOTIFY is not supported",
-		       "seccomp: SCMP_ACT_NOTIFY refused with its path");
+		       "linux.seccomp.listenerPath: required by SCMP_ACT_NOTIFY",
+		       "seccomp: SCMP_ACT_NOTIFY without a listenerPath refused, naming it");
+	profile.listener_path = (char *)"/run/agent.sock";
+	TAP_CALL_OK(kc_seccomp_build(&profile, &ctx, &err), err,
+		    "seccomp: SCMP_ACT_NOTIFY with a listenerPath builds");
+	TAP_OK(kc_seccomp_notifies(&profile), "seccomp: a profile with a notify rule notifies");
+	kc_seccomp_release(ctx);
+	ctx = NULL;
+	profile.default_action = OCI_SECCOMP_ACT_NOTIFY;
+	TAP_CALL_FAILS(kc_seccomp_build(&profile, &ctx, &err), err,
+		       "linux.seccomp.defaultAction: SCMP_ACT_NOTIFY cannot be the default action",
+		       "seccomp: SCMP_ACT_NOTIFY as the default action refused");
+	profile.default_action = OCI_SECCOMP_ACT_ALLOW;
+	rules[0] = make_rule("sendmsg", OCI_SECCOMP_ACT_NOTIFY, 0);
+	TAP_CALL_FAILS(kc_seccomp_build(&profile, &ctx, &err), err,
+		       "linux.seccomp.syscalls[0].names[0]: SCMP_ACT_NOTIFY cannot be used for sendmsg",
+		       "seccomp: SCMP_ACT_NOTIFY on sendmsg (the listener's hand-over) refused");
+	profile.listener_path = NULL;
 	rules[0].action = (enum oci_seccomp_action)77;
 	TAP_CALL_FAILS(kc_seccomp_build(&profile, &ctx, &err), err,
 		       "linux.seccomp.syscalls[0].action: unknown seccomp action",

@@ -3,6 +3,7 @@
  * sent over a socketpair and over a listening console socket, and init's
  * side in a forked child. */
 #include "tap.h"
+#include "src/lib/fd_passing.h"
 #include "src/lib/terminal.h"
 
 #include <errno.h>
@@ -64,9 +65,9 @@ static void test_pty_and_socketpair(void)
 	TAP_OK((fcntl(slave_fd, F_GETFD) & FD_CLOEXEC) != 0, "terminal: slave is close-on-exec");
 
 	socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, socks);
-	TAP_CALL_OK(kc_terminal_send_fd(socks[0], master_fd, "/dev/pts/0", &err), err,
+	TAP_CALL_OK(kc_send_fd(socks[0], master_fd, "/dev/pts/0", &err), err,
 		    "terminal: send fd over a socketpair");
-	TAP_CALL_OK(kc_terminal_recv_fd(socks[1], &received_fd, &err), err,
+	TAP_CALL_OK(kc_recv_fd(socks[1], &received_fd, &err), err,
 		    "terminal: receive the fd");
 	fstat(master_fd, &master_st);
 	fstat(received_fd, &received_st);

@@ -171,8 +171,8 @@ TEST(duplicate_rlimits_rejected)
 TEST(relative_paths_rejected)
 {
 	parse_fails(
-		MINIMAL(", \"mounts\": [{\"destination\": \"/proc\"}, {\"destination\": \"dev\"}]"),
-		"mounts[1].destination: must be an absolute path, got \"dev\"");
+		MINIMAL(", \"mounts\": [{\"destination\": \"/proc\"}, {\"destination\": \"\"}]"),
+		"mounts[1].destination: must not be empty");
 	parse_fails(WITH_PROCESS(", \"cwd\": \"home\""),
 		    "process.cwd: must be an absolute path, got \"home\"");
 	parse_fails(MINIMAL(", \"hooks\": {\"prestart\": [{\"path\": \"hook\"}]}"),

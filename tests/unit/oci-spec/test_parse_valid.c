@@ -328,6 +328,18 @@ TEST(minimal_spec_has_no_optional_sections)
 	oci_spec_free(spec);
 }
 
+/* runtime-spec 1.2: relative to the container's root */
+TEST(relative_mount_destination_is_under_the_root)
+{
+	struct oci_spec *spec = parse_ok(
+		MINIMAL(", \"mounts\": [{\"destination\": \"dev/shm\", \"type\": \"tmpfs\"}]"));
+
+	if (!CHECK(spec))
+		return;
+	CHECK_STR(spec->mounts[0].destination, "/dev/shm");
+	oci_spec_free(spec);
+}
+
 TEST(unknown_fields_are_ignored)
 {
 	struct oci_spec *spec = parse_ok(
