@@ -558,8 +558,8 @@ static int setup_terminal(struct create_ctx *c, kc_error_t *err)
 				 &c->pty_slave, err);
 }
 
-/* runtime-spec state for hooks (status "creating" until init is parked). */
-/* The runtime-spec state of the container being made (hooks, listeners). */
+/* The runtime-spec state of the container being made, for hooks and a
+ * seccomp listener (status "creating" until init is parked). */
 static struct oci_state spec_state(const struct create_ctx *c, enum oci_status status)
 {
 	return (struct oci_state){
@@ -580,20 +580,6 @@ static char *hook_state(struct create_ctx *c, enum oci_status status)
 	if (oci_state_to_hook_json(&st, &json) < 0)
 		return NULL;
 	return json;
-}
-
-/* Seccomp notify: init's listener to linux.seccomp.listenerPath, before
- * init is waited for (it may be blocked in a call the agent must answer).
- * When init failed before it sent one, its own error says more. */
-static int forward_seccomp_listener(struct create_ctx *c, kc_error_t *err)
-{
-	struct oci_state st = spec_state(c, OCI_STATUS_CREATING);
-
-	if (kc_seccomp_notify_forward(c->seccomp_ends[0], c->spec->linux_->seccomp, &st, c->pid,
-				      err) == 0)
-		return 0;
-	kc_init_prefer_report(c->report_fd, err);
-	return -1;
 }
 
 /* Writes snapshot as <state dir>/name (a new file, 0600). */
@@ -842,8 +828,13 @@ int kc_create(const struct kc_create_opts *opts, struct kc_created *out, kc_erro
 	close(c.go_fd);
 	c.go_fd = -1;
 	kc_trace("init released");
-	if (c.seccomp_ends[0] >= 0 && forward_seccomp_listener(&c, err) < 0)
-		goto fail;
+	if (c.seccomp_ends[0] >= 0) {
+		struct oci_state creating = spec_state(&c, OCI_STATUS_CREATING);
+
+		if (kc_seccomp_notify_forward(c.seccomp_ends[0], c.spec->linux_->seccomp, &creating,
+					      c.pid, c.report_fd, err) < 0)
+			goto fail;
+	}
 	if (kc_init_wait_report(c.report_fd, KC_INIT_READY, err) < 0)
 		goto fail;
 	kc_trace("init ready");

@@ -284,26 +284,6 @@ static int read_create_config(const char *root, const struct kc_state *st,
 	return 0;
 }
 
-/* Seccomp notify: the exec'd process's listener to listenerPath, before it
- * is waited for; its own earlier failure, already written, says more. */
-static int forward_seccomp_listener(int end, const struct oci_spec *spec, const struct kc_state *cs,
-				    pid_t child, int report_fd, kc_error_t *err)
-{
-	struct oci_state st = {
-		.oci_version = (char *)OCI_SPEC_VERSION,
-		.id = cs->id,
-		.status = OCI_STATUS_RUNNING,
-		.pid = cs->pid,
-		.bundle = cs->bundle,
-		.annotations = cs->annotations,
-	};
-
-	if (kc_seccomp_notify_forward(end, spec->linux_->seccomp, &st, child, err) == 0)
-		return 0;
-	kc_init_prefer_report(report_fd, err);
-	return -1;
-}
-
 int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_error_t *err)
 {
 	struct oci_spec *spec = NULL;
@@ -442,9 +422,21 @@ int kc_exec(const struct kc_exec_opts *o, pid_t *pid_out, int *pty_master, kc_er
 	}
 	close(go[1]);
 	go[1] = -1;
-	if (seccomp_ends[0] >= 0 &&
-	    forward_seccomp_listener(seccomp_ends[0], spec, &st, child, report[0], err) < 0)
-		goto kill_child;
+	if (seccomp_ends[0] >= 0) {
+		struct oci_state running = {
+			.oci_version = (char *)OCI_SPEC_VERSION,
+			.id = st.id,
+			.status = OCI_STATUS_RUNNING,
+			.pid = st.pid,
+			.bundle = st.bundle,
+			.annotations = st.annotations,
+		};
+
+		/* the exec'd process's listener, with the container's state */
+		if (kc_seccomp_notify_forward(seccomp_ends[0], spec->linux_->seccomp, &running, child,
+					      report[0], err) < 0)
+			goto kill_child;
+	}
 	if (kc_init_wait_report(report[0], KC_INIT_READY, err) < 0)
 		goto kill_child;
 	kc_trace("exec: ready");

@@ -290,8 +290,7 @@ int kc_seccomp_listener_fd(scmp_filter_ctx ctx, kc_error_t *err)
 	int fd = seccomp_notify_fd(ctx);
 
 	if (fd < 0)
-		return kc_error_set(err, fd == -EOPNOTSUPP ? EOPNOTSUPP : -fd,
-				    "seccomp: the notify listener of the filter");
+		return kc_error_set(err, -fd, "seccomp: the notify listener of the filter");
 	return fd;
 }
 

@@ -8,6 +8,7 @@
 
 #include "cleanup.h"
 #include "fd_passing.h"
+#include "init.h"
 
 int kc_seccomp_notify_open(int ends[2], kc_error_t *err)
 {
@@ -29,8 +30,8 @@ int kc_seccomp_notify_hand_over(scmp_filter_ctx ctx, int end, kc_error_t *err)
 	return ret;
 }
 
-int kc_seccomp_notify_forward(int end, const struct oci_seccomp *seccomp,
-			      const struct oci_state *state, pid_t pid, kc_error_t *err)
+static int forward(int end, const struct oci_seccomp *seccomp, const struct oci_state *state,
+		   pid_t pid, kc_error_t *err)
 {
 	static const char *const fds[] = { "seccompFd" };
 	cleanup_close int listener = -1;
@@ -46,4 +47,15 @@ int kc_seccomp_notify_forward(int end, const struct oci_seccomp *seccomp,
 	if (agent < 0 || kc_send_fd(agent, listener, message, err) < 0)
 		return -1;
 	return 0;
+}
+
+int kc_seccomp_notify_forward(int end, const struct oci_seccomp *seccomp,
+			      const struct oci_state *state, pid_t pid, int report_fd,
+			      kc_error_t *err)
+{
+	if (forward(end, seccomp, state, pid, err) == 0)
+		return 0;
+	/* the process failed before it sent one: its own error says more */
+	kc_init_prefer_report(report_fd, err);
+	return -1;
 }

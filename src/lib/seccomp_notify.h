@@ -29,8 +29,12 @@ int kc_seccomp_notify_open(int ends[2], kc_error_t *err);
 
 int kc_seccomp_notify_hand_over(scmp_filter_ctx ctx, int end, kc_error_t *err);
 
-/* state: the container's; pid: the process whose filter it is. */
+/* state: the container's; pid: the process whose filter it is.  Called
+ * before the process is waited for (it may be blocked in a call only the
+ * agent answers); on failure, an error the process already reported on
+ * report_fd (init.h) replaces kcrun's. */
 int kc_seccomp_notify_forward(int end, const struct oci_seccomp *seccomp,
-			      const struct oci_state *state, pid_t pid, kc_error_t *err);
+			      const struct oci_state *state, pid_t pid, int report_fd,
+			      kc_error_t *err);
 
 #endif

@@ -17,14 +17,14 @@ setup() {
 	[ -x "$AGENT" ] || skip "no seccomp-agent (tests/helpers)"
 	OUT=$(mktemp -d "${TMPDIR:-/tmp}/rt-seccomp.XXXXXX")
 	SOCK=$OUT/agent.sock
-	AGENT_PID=
+	AGENT_PIDS=
 	update_config --arg s "$SOCK" '.linux.seccomp = {"defaultAction": "SCMP_ACT_ALLOW",
 		"listenerPath": $s, "listenerMetadata": "kcrun-test",
 		"syscalls": [{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_NOTIFY"}]}'
 }
 
 teardown() {
-	[ -z "$AGENT_PID" ] || kill "$AGENT_PID" 2>/dev/null || true
+	[ -z "$AGENT_PIDS" ] || kill $AGENT_PIDS 2>/dev/null || true
 	teardown_bundle
 	rm -rf "$OUT"
 }
@@ -33,7 +33,7 @@ teardown() {
 agent() {
 	rm -f "$SOCK"
 	timeout 300 "$AGENT" "$SOCK" "$OUT/$1" </dev/null >"$OUT/$1.log" 2>&1 &
-	AGENT_PID=$!
+	AGENT_PIDS="$AGENT_PIDS $!"
 	wait_for 30 test -S "$SOCK"
 }
 

@@ -4,7 +4,8 @@
  * takes one message: writes its data (the runtime's container process
  * state JSON) as the first line of OUT, then answers every notification
  * on the listener fd that came with it as a success that did nothing
- * (val 0, error 0), appending "answered <syscall number>" for each, until
+ * (val 0, error 0), appending "answered <syscall number>" for each (written
+ * before the answer, so it is in OUT once the caller goes on), until
  * the filter's processes are gone.  Static: the small guest has no
  * compiler. */
 #include <errno.h>
@@ -41,9 +42,10 @@ int main(int argc, char **argv)
 		}
 		memset(&resp, 0, sizeof(resp));
 		resp.id = req.id;
-		if (ioctl(got.fd, SECCOMP_IOCTL_NOTIF_SEND, &resp) == 0)
-			fprintf(out, "answered %d\n", req.data.nr);
+		fprintf(out, "answered %d\n", req.data.nr);
 		fflush(out);
+		if (ioctl(got.fd, SECCOMP_IOCTL_NOTIF_SEND, &resp) < 0)
+			perror("seccomp-agent: SECCOMP_IOCTL_NOTIF_SEND");
 	}
 	fclose(out);
 	return 0;
